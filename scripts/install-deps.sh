@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Installs everything kvbench needs on a fresh Debian 12 machine with apt-get.
+# Idempotent: packages already present are left alone. Runs as root, or through
+# sudo when not root.
+set -euo pipefail
+
+packages=(
+  # build tools
+  build-essential cmake ninja-build pkg-config git
+  # engines (each adapter is built only when its library is found)
+  libsqlite3-dev libdb-dev libtokyocabinet-dev liblmdb-dev
+  # libraries kvbench itself uses
+  libfmt-dev libtomlplusplus-dev libcli11-dev nlohmann-json3-dev
+  # tests and micro-benchmarks
+  libgtest-dev libgmock-dev libbenchmark-dev
+)
+
+if [ "$(id -u)" -eq 0 ]; then
+  SUDO=()
+elif command -v sudo >/dev/null 2>&1; then
+  SUDO=(sudo)
+else
+  echo "install-deps: not root and no sudo; install these with apt-get: ${packages[*]}" >&2
+  exit 1
+fi
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "install-deps: all ${#packages[@]} packages already installed"
+  exit 0
+fi
+
+echo "install-deps: installing ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+"${SUDO[@]}" apt-get update -qq
+"${SUDO[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
