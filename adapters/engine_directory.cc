@@ -1,0 +1,28 @@
+#include "adapters/engine_directory.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <system_error>
+
+namespace kvbench {
+
+Status ListRegularFiles(const std::string& directory, std::vector<std::string>* paths) {
+  namespace fs = std::filesystem;
+  paths->clear();
+  std::error_code ec;
+  fs::recursive_directory_iterator it(directory, ec), end;
+  if (ec) return Status::IOError("list files in '" + directory + "': " + ec.message());
+  for (; it != end; it.increment(ec)) {
+    if (ec) return Status::IOError("list files in '" + directory + "': " + ec.message());
+    if (it->is_regular_file(ec)) paths->push_back(fs::absolute(it->path()).string());
+  }
+  std::sort(paths->begin(), paths->end());
+  return Status::OK();
+}
+
+std::string JoinPath(const std::string& directory, const std::string& name) {
+  if (directory.empty() || directory.back() == '/') return directory + name;
+  return directory + "/" + name;
+}
+
+}  // namespace kvbench

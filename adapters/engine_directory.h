@@ -1,0 +1,21 @@
+// Helpers for adapters whose engine keeps all its files in the directory the
+// runner gave it (OpenRequest::directory): listing them, and joining names.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "adapters/status.h"
+
+namespace kvbench {
+
+// Every regular file below `directory` (recursively), as absolute paths, sorted.
+// An adapter whose engine owns its whole directory implements ListFiles with
+// this, so files the engine creates on its own (WAL, lock and log files) are
+// never missed.
+Status ListRegularFiles(const std::string& directory, std::vector<std::string>* paths);
+
+// directory + "/" + name.
+std::string JoinPath(const std::string& directory, const std::string& name);
+
+}  // namespace kvbench
