@@ -16,5 +16,9 @@ inline constexpr int kExitBadInput = 2;
 
 void AddEnginesCommand(CLI::App& app, int* exit_code);
 void AddGenCommand(CLI::App& app, int* exit_code);
+void AddValidateCommand(CLI::App& app, int* exit_code);
+void AddRunCommand(CLI::App& app, int* exit_code);
+void AddReportCommand(CLI::App& app, int* exit_code);
+void AddCompareCommand(CLI::App& app, int* exit_code);
 
 }  // namespace kvbench::harness

@@ -20,6 +20,10 @@ int main(int argc, char** argv) {
   int exit_code = kExitOk;
   AddEnginesCommand(app, &exit_code);
   AddGenCommand(app, &exit_code);
+  AddValidateCommand(app, &exit_code);
+  AddRunCommand(app, &exit_code);
+  AddReportCommand(app, &exit_code);
+  AddCompareCommand(app, &exit_code);
 
   try {
     app.parse(argc, argv);

@@ -1,0 +1,4 @@
+#include "harness/cli.h"
+namespace kvbench::harness {
+void AddRunCommand(CLI::App&, int*) {}
+}  // namespace kvbench::harness
