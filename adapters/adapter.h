@@ -51,6 +51,11 @@ struct Capabilities {
   bool native_records = false;      // the engine stores typed records itself
   bool native_secondary_index = false;  // the engine maintains secondary indexes itself
   bool reorganize = false;          // Reorganize() compacts the files
+  // Longest key the engine can store, in bytes; 0 means at least 2 KiB (the
+  // contract's floor). LMDB as Debian builds it stores at most 511. Puts of
+  // longer keys return InvalidArgument; the runner checks a dataset's longest
+  // key against this before a run and reports the engine as unsupported.
+  size_t max_key_size = 0;
 };
 
 enum class ScanDirection { kForward, kBackward };

@@ -24,6 +24,7 @@ std::string CapabilityList(const Capabilities& c) {
   if (c.native_records) names.push_back("native-records");
   if (c.native_secondary_index) names.push_back("native-secondary-index");
   if (c.reorganize) names.push_back("reorganize");
+  if (c.max_key_size != 0) names.push_back("max-key-" + std::to_string(c.max_key_size) + "B");
   std::string out;
   for (const auto& n : names) out += (out.empty() ? "" : ", ") + n;
   return out;
