@@ -1,0 +1,69 @@
+// BatchGate: keeps every other session out of a Tokyo Cabinet database while one session's
+// batch (a TC transaction) is open.
+//
+// Why it exists: a TC transaction belongs to the database object, not to a thread. Every
+// operation issued while it is open, from any thread, joins it: another session's autocommit
+// write would be rolled back by this session's abort, and its reads would see uncommitted data.
+// So an ordinary operation passes the gate in shared mode (many at once), and a batch holds it
+// exclusively from BeginBatch to CommitBatch/AbortBatch.
+//
+// Unlike std::shared_mutex, the exclusive side may be released by a different thread than the
+// one that took it: a session may move between threads between calls, and a batch spans calls.
+// Uncontended, each side costs one atomic read-modify-write to enter and one to leave.
+// Thread-safe.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+
+namespace kvbench {
+
+class BatchGate {
+ public:
+  // Blocks while a batch holds the gate.
+  void EnterShared() {
+    uint32_t state = state_.load(std::memory_order_relaxed);
+    for (;;) {
+      if (state & kBatchOpen) {
+        state_.wait(state, std::memory_order_relaxed);
+        state = state_.load(std::memory_order_relaxed);
+      } else if (state_.compare_exchange_weak(state, state + 1, std::memory_order_acquire,
+                                              std::memory_order_relaxed)) {
+        return;
+      }
+    }
+  }
+
+  void ExitShared() {
+    // The last operation to leave wakes a batch waiting for the database to drain.
+    if (state_.fetch_sub(1, std::memory_order_release) == kBatchOpen + 1) state_.notify_all();
+  }
+
+  // Blocks while another batch holds the gate, then until every shared user has left.
+  void EnterExclusive() {
+    uint32_t state = state_.load(std::memory_order_relaxed);
+    for (;;) {
+      if (state & kBatchOpen) {
+        state_.wait(state, std::memory_order_relaxed);
+        state = state_.load(std::memory_order_relaxed);
+      } else if (state_.compare_exchange_weak(state, state | kBatchOpen, std::memory_order_acquire,
+                                              std::memory_order_relaxed)) {
+        break;
+      }
+    }
+    // New shared users are held off by the flag; wait for those already inside.
+    while ((state = state_.load(std::memory_order_acquire)) != kBatchOpen) state_.wait(state);
+  }
+
+  void ExitExclusive() {
+    state_.fetch_and(~kBatchOpen, std::memory_order_release);
+    state_.notify_all();
+  }
+
+ private:
+  static constexpr uint32_t kBatchOpen = 1u << 31;
+  // kBatchOpen | number of shared users inside.
+  std::atomic<uint32_t> state_{0};
+};
+
+}  // namespace kvbench
