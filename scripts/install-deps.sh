@@ -11,8 +11,9 @@ packages=(
   libsqlite3-dev libdb-dev libtokyocabinet-dev liblmdb-dev
   # libraries kvbench itself uses
   libfmt-dev libtomlplusplus-dev libcli11-dev nlohmann-json3-dev
-  # tests and micro-benchmarks
-  libgtest-dev libgmock-dev libbenchmark-dev
+  # tests and micro-benchmarks; chromium renders report.html headless in the
+  # browser test
+  libgtest-dev libgmock-dev libbenchmark-dev chromium
 )
 
 if [ "$(id -u)" -eq 0 ]; then

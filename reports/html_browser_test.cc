@@ -1,0 +1,131 @@
+// Renders report.html in headless Chromium from disk and checks, inside the
+// page, that every chart is laid out with a visible size, that nothing was
+// fetched from anywhere, and that the console stayed quiet. Skipped (not
+// passed) when /usr/bin/chromium is not installed.
+//
+// The check is a script the test appends to a copy of the report (the report
+// itself has none): it writes its verdict into document.title, which
+// --dump-dom prints. A screenshot of the page is left in the build directory
+// (html_browser_test.png) for a person to look at.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <regex>
+
+#include "reports/golden_test_support.h"
+#include "reports/reporter.h"
+#include "tests/scratch_dir.h"
+
+namespace kvbench::reports {
+namespace {
+
+constexpr const char* kChromium = "/usr/bin/chromium";
+
+constexpr const char* kCheckScript = R"js(<script>
+(function () {
+  var figures = document.querySelectorAll('figure.chart');
+  var bad = [];
+  figures.forEach(function (f) {
+    var svg = f.querySelector('svg');
+    var box = svg ? svg.getBoundingClientRect() : {width: 0, height: 0};
+    var visible = 0;
+    if (svg) svg.querySelectorAll('rect, circle').forEach(function (m) {
+      var b = m.getBoundingClientRect();
+      if (b.width > 0 && b.height > 0) visible++;
+    });
+    var caption = f.querySelector('figcaption');
+    if (box.width < 200 || box.height < 150 || visible === 0 || !caption ||
+        caption.getBoundingClientRect().height === 0) {
+      bad.push(f.id);
+    }
+  });
+  var fetched = performance.getEntriesByType('resource').length;
+  document.title = (bad.length === 0 && fetched === 0 ? 'ok:' : 'fail:') + figures.length +
+      ':bad=' + bad.join(',') + ':fetched=' + fetched;
+})();
+</script>
+)js";
+
+// Runs `command` with a time limit; returns its exit status and standard output.
+std::pair<int, std::string> RunCommand(const std::string& command) {
+  std::string out;
+  FILE* pipe = popen(command.c_str(), "r");
+  if (pipe == nullptr) return {-1, out};
+  char buffer[4096];
+  size_t n;
+  while ((n = fread(buffer, 1, sizeof buffer, pipe)) > 0) out.append(buffer, n);
+  const int status = pclose(pipe);
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
+}
+
+std::string ChromiumCommand(const std::string& profile) {
+  return std::string("timeout 120 ") + kChromium +
+         " --headless --no-sandbox --disable-gpu --disable-quic --no-first-run"
+         " --disable-background-networking --disable-component-update --disable-sync"
+         " --user-data-dir=" +
+         profile + " --window-size=1400,3000";
+}
+
+size_t Count(const std::string& s, const std::string& what) {
+  size_t n = 0;
+  for (size_t p = s.find(what); p != std::string::npos; p = s.find(what, p + 1)) ++n;
+  return n;
+}
+
+class HtmlBrowserTest : public testing::Test {
+ protected:
+  void SetUp() override {
+    if (access(kChromium, X_OK) != 0) {
+      GTEST_SKIP() << kChromium << " is not installed, so report.html was not rendered in a "
+                   << "browser (apt-get install chromium to run this test)";
+    }
+    html_ = MakeHtmlReporter()->Render(test::LoadRunA());
+    std::string checked = html_;
+    checked.insert(checked.rfind("</body>"), kCheckScript);
+    page_ = dir_.path() + "/report.html";
+    std::ofstream(page_) << checked;
+  }
+
+  kvbench::test::ScratchDir dir_{"browser"};
+  std::string html_;
+  std::string page_;
+};
+
+TEST_F(HtmlBrowserTest, EveryChartIsLaidOutAndNothingIsFetchedOrLogged) {
+  const std::string log = dir_.path() + "/chromium.log";
+  const auto [rc, dom] =
+      RunCommand(ChromiumCommand(dir_.path() + "/profile-dom") +
+                 " --enable-logging=stderr --v=0 --dump-dom file://" + page_ + " 2>" + log);
+  ASSERT_EQ(rc, 0) << test::ReadText(log);
+  const std::smatch title = [&] {
+    std::smatch m;
+    std::regex_search(dom, m, std::regex("<title>([^<]*)</title>"));
+    return m;
+  }();
+  ASSERT_FALSE(title.empty()) << "no <title> in the dumped DOM";
+  const size_t charts = Count(html_, "<figure class=\"chart ");
+  EXPECT_GT(charts, 5u);
+  EXPECT_EQ(title[1].str(), "ok:" + std::to_string(charts) + ":bad=:fetched=0");
+  // Chromium logs page console messages and script errors as "CONSOLE(line)".
+  const std::string console = test::ReadText(log);
+  EXPECT_EQ(console.find(":CONSOLE"), std::string::npos) << console;
+  EXPECT_EQ(console.find("Uncaught"), std::string::npos) << console;
+}
+
+TEST_F(HtmlBrowserTest, ScreenshotIsTaken) {
+  const std::string png = std::string(KVBENCH_BROWSER_OUT_DIR) + "/html_browser_test.png";
+  std::filesystem::remove(png);
+  const auto [rc, out] = RunCommand(ChromiumCommand(dir_.path() + "/profile-shot") +
+                                    " --screenshot=" + png + " file://" + page_ + " 2>/dev/null");
+  ASSERT_EQ(rc, 0) << out;
+  const std::string bytes = test::ReadText(png);
+  ASSERT_GT(bytes.size(), 20000u) << "screenshot missing or blank: " << png;
+  EXPECT_EQ(bytes.substr(1, 3), "PNG");
+}
+
+}  // namespace
+}  // namespace kvbench::reports

@@ -1,0 +1,378 @@
+#include "reports/html_charts.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <functional>
+#include <map>
+#include <set>
+
+#include "reports/svg_chart.h"
+#include "reports/text_format.h"
+
+namespace kvbench::reports {
+
+using harness::PhaseRun;
+
+namespace {
+
+// More bar groups than this and the run-wide throughput chart is split per phase.
+constexpr size_t kMaxGroups = 16;
+
+const PhaseRun* RunOf(const PointRuns& pr, const std::string& engine) {
+  for (const PhaseRun* run : pr.runs) {
+    if (run->engine == engine && run->status == "ok" && !run->repetitions.empty()) return run;
+  }
+  return nullptr;
+}
+
+std::optional<double> MedianOf(const std::optional<harness::Spread>& s) {
+  return s ? std::optional<double>(s->median) : std::nullopt;
+}
+
+const std::string& Colour(const std::vector<std::string>& engines, const std::string& engine) {
+  return svg::PaletteColour(EngineIndex(engines, engine));
+}
+
+// The points of a phase whose throughput says something: the unthrottled ones
+// (a throttled point's throughput is its target), or all when none is.
+std::vector<const PointRuns*> UnthrottledPoints(const PhaseView& phase) {
+  std::vector<const PointRuns*> points;
+  for (const PointRuns& pr : phase.points) {
+    if (pr.point.target_ops <= 0) points.push_back(&pr);
+  }
+  if (points.empty()) {
+    for (const PointRuns& pr : phase.points) points.push_back(&pr);
+  }
+  return points;
+}
+
+VaryingDimensions VaryingAmong(const std::vector<const PointRuns*>& points) {
+  VaryingDimensions v;
+  for (const PointRuns* p : points) {
+    v.threads = v.threads || p->point.threads != points.front()->point.threads;
+    v.target = v.target || p->point.target_ops != points.front()->point.target_ops;
+    v.cache = v.cache || p->point.cache != points.front()->point.cache;
+  }
+  return v;
+}
+
+struct Group {
+  std::string label;
+  const PointRuns* point;
+};
+
+// One bar per engine per group, engines that have no bar anywhere left out.
+svg::BarChart BarsOf(const std::vector<Group>& groups, const std::vector<std::string>& engines,
+                     const std::function<std::optional<double>(const PhaseRun&)>& value) {
+  svg::BarChart chart;
+  for (const Group& g : groups) chart.groups.push_back(g.label);
+  for (const std::string& engine : engines) {
+    svg::BarSeries series{engine, Colour(engines, engine), false, {}};
+    bool any = false;
+    for (const Group& g : groups) {
+      const PhaseRun* run = RunOf(*g.point, engine);
+      series.values.push_back(run ? value(*run) : std::nullopt);
+      any = any || series.values.back().has_value();
+    }
+    if (any) chart.series.push_back(std::move(series));
+  }
+  return chart;
+}
+
+std::optional<double> Throughput(const PhaseRun& run) {
+  return MedianOf(FiguresOf(run).ops_per_sec);
+}
+
+void AddThroughputCharts(const std::vector<PhaseView>& phases,
+                         const std::vector<std::string>& engines, std::vector<ChartFigure>* out) {
+  std::vector<std::vector<Group>> per_phase;
+  size_t total = 0;
+  for (const PhaseView& phase : phases) {
+    const std::vector<const PointRuns*> points = UnthrottledPoints(phase);
+    const VaryingDimensions v = VaryingAmong(points);
+    std::vector<Group> groups;
+    for (const PointRuns* p : points) {
+      const std::string point = ShortPointLabel(p->point, v);
+      groups.push_back({phase.name + (point.empty() ? "" : " · " + point), p});
+    }
+    total += groups.size();
+    per_phase.push_back(std::move(groups));
+  }
+  std::vector<std::vector<Group>> charts;
+  if (total <= kMaxGroups) {
+    charts.emplace_back();
+    for (auto& g : per_phase) charts.back().insert(charts.back().end(), g.begin(), g.end());
+  } else {
+    charts = per_phase;
+  }
+  for (size_t i = 0; i < charts.size(); ++i) {
+    svg::BarChart chart = BarsOf(charts[i], engines, Throughput);
+    chart.title = "Throughput per phase and engine";
+    chart.y_label = "throughput (ops/s)";
+    chart.value_unit = "ops/s";
+    std::string caption = charts.size() > 1
+                              ? fmt::format("Throughput of phase {} per engine", phases[i].name)
+                              : "Throughput per phase and engine";
+    caption += " (median ops/s; unthrottled points; higher is better).";
+    if (std::string svg = svg::RenderBarChart(chart); !svg.empty()) {
+      out->push_back({"throughput", caption, std::move(svg)});
+    }
+  }
+}
+
+// The last point of a phase at which `engine` ran: its files after the phase.
+const PhaseRun* LastRunOf(const PhaseView& phase, const std::string& engine) {
+  for (auto it = phase.points.rbegin(); it != phase.points.rend(); ++it) {
+    if (const PhaseRun* run = RunOf(*it, engine)) return run;
+  }
+  return nullptr;
+}
+
+void AddFileSizeChart(const std::vector<PhaseView>& phases, const std::vector<std::string>& engines,
+                      std::vector<ChartFigure>* out) {
+  // Phases after which some engine's apparent size changed: the rest repeat.
+  std::vector<const PhaseView*> shown;
+  std::map<std::string, double> last;
+  double max_bytes = 0;
+  for (const PhaseView& phase : phases) {
+    bool changed = false;
+    for (const std::string& engine : engines) {
+      const PhaseRun* run = LastRunOf(phase, engine);
+      if (run == nullptr) continue;
+      const Figures f = FiguresOf(*run);
+      if (!f.file_bytes) continue;
+      max_bytes = std::max(
+          {max_bytes, f.file_bytes->median, f.allocated_bytes ? f.allocated_bytes->median : 0.0});
+      auto prev = last.find(engine);
+      changed = changed || prev == last.end() || prev->second != f.file_bytes->median;
+      last[engine] = f.file_bytes->median;
+    }
+    if (changed) shown.push_back(&phase);
+  }
+  if (shown.empty() || max_bytes <= 0) return;
+  static const char* kUnits[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+  int unit = 0;
+  while (max_bytes >= 1024 && unit < 4) max_bytes /= 1024, ++unit;
+  const double scale = std::pow(1024.0, unit);
+  svg::BarChart chart;
+  chart.title = "File size per engine";
+  chart.y_label = fmt::format("size on disk ({})", kUnits[unit]);
+  chart.value_unit = kUnits[unit];
+  for (const PhaseView* phase : shown) chart.groups.push_back("after " + phase->name);
+  for (const std::string& engine : engines) {
+    svg::BarSeries apparent{engine + " apparent", Colour(engines, engine), false, {}};
+    svg::BarSeries allocated{engine + " allocated", Colour(engines, engine), true, {}};
+    bool any = false;
+    for (const PhaseView* phase : shown) {
+      const PhaseRun* run = LastRunOf(*phase, engine);
+      const Figures f = run ? FiguresOf(*run) : Figures{};
+      auto scaled = [&](const auto& s) {
+        return s ? std::optional<double>(s->median / scale) : std::nullopt;
+      };
+      apparent.values.push_back(scaled(f.file_bytes));
+      allocated.values.push_back(scaled(f.allocated_bytes));
+      any = any || (f.file_bytes && f.file_bytes->median > 0);
+    }
+    if (!any) continue;
+    chart.legend.push_back({engine, apparent.colour, false, false});
+    chart.series.push_back(std::move(apparent));
+    chart.series.push_back(std::move(allocated));
+  }
+  chart.legend.push_back({"apparent size: solid", "#777777", false, false});
+  chart.legend.push_back({"allocated blocks: pale", "#777777", true, false});
+  if (std::string svg = svg::RenderBarChart(chart); !svg.empty()) {
+    out->push_back({"file-size",
+                    "File size on disk per engine after each phase that changed it: apparent "
+                    "size (solid) and allocated blocks (pale). Engines that keep no files are "
+                    "left out.",
+                    std::move(svg)});
+  }
+}
+
+void AddColdHotChart(const std::vector<PhaseView>& phases, const std::vector<std::string>& engines,
+                     std::vector<ChartFigure>* out) {
+  std::vector<Group> groups;
+  std::set<std::string> caches;
+  for (const PhaseView& phase : phases) {
+    std::vector<const PointRuns*> points;
+    for (const PointRuns* p : UnthrottledPoints(phase)) {
+      if (!p->point.cache.empty()) points.push_back(p);
+    }
+    VaryingDimensions v = VaryingAmong(points);
+    v.cache = true;
+    for (const PointRuns* p : points) {
+      groups.push_back({phase.name + " · " + ShortPointLabel(p->point, v), p});
+      caches.insert(p->point.cache);
+    }
+  }
+  if (!caches.contains("cold") || !caches.contains("hot")) return;
+  svg::BarChart chart = BarsOf(groups, engines, Throughput);
+  chart.title = "Cold vs hot cache";
+  chart.y_label = "throughput (ops/s)";
+  chart.value_unit = "ops/s";
+  if (std::string svg = svg::RenderBarChart(chart); !svg.empty()) {
+    out->push_back({"cold-hot",
+                    "Cold vs hot page cache: throughput of the phases run with the engine's "
+                    "files evicted (cold) and cached (hot), side by side (median ops/s).",
+                    std::move(svg)});
+  }
+}
+
+std::string PointCaption(const MatrixPoint& p) {
+  const std::string label = PointLabel(p, {true, true, !p.cache.empty()});
+  return label.empty() ? "" : " (" + label + ")";
+}
+
+void AddLatencyCharts(const PhaseView& phase, const std::vector<std::string>& engines,
+                      std::vector<ChartFigure>* out) {
+  for (const PointRuns* p : UnthrottledPoints(phase)) {
+    svg::BarChart chart;
+    chart.title = "Latency percentiles of " + phase.name;
+    chart.groups = {"p50", "p90", "p99", "p99.9"};
+    chart.y_label = "latency (µs)";
+    chart.value_unit = "µs";
+    for (const std::string& engine : engines) {
+      const PhaseRun* run = RunOf(*p, engine);
+      if (run == nullptr) continue;
+      const Figures f = FiguresOf(*run);
+      chart.series.push_back(
+          {engine,
+           Colour(engines, engine),
+           false,
+           {MedianOf(f.p50_us), MedianOf(f.p90_us), MedianOf(f.p99_us), MedianOf(f.p999_us)}});
+    }
+    if (std::string svg = svg::RenderBarChart(chart); !svg.empty()) {
+      out->push_back({"latency",
+                      "Latency percentiles of phase " + phase.name + PointCaption(p->point) +
+                          " per engine (median over repetitions; lower is better).",
+                      std::move(svg)});
+    }
+  }
+}
+
+// One chart per value of the other dimensions: `key` says which points share a chart.
+template <typename Key>
+std::vector<std::vector<const PointRuns*>> SplitBy(const PhaseView& phase, Key key) {
+  std::vector<std::vector<const PointRuns*>> charts;
+  std::vector<decltype(key(phase.points.front().point))> keys;
+  for (const PointRuns& pr : phase.points) {
+    const auto k = key(pr.point);
+    auto it = std::find(keys.begin(), keys.end(), k);
+    if (it == keys.end()) {
+      keys.push_back(k);
+      charts.emplace_back();
+      it = keys.end() - 1;
+    }
+    charts[static_cast<size_t>(it - keys.begin())].push_back(&pr);
+  }
+  return charts;
+}
+
+void AddLatencyVsThroughputCharts(const PhaseView& phase, const std::vector<std::string>& engines,
+                                  std::vector<ChartFigure>* out) {
+  if (phase.targets.size() < 2) return;
+  auto charts = SplitBy(phase, [](const MatrixPoint& p) { return std::pair(p.threads, p.cache); });
+  for (auto& points : charts) {
+    // Along a line in order of target rate, unthrottled last.
+    std::stable_sort(points.begin(), points.end(), [](const PointRuns* a, const PointRuns* b) {
+      const double ta = a->point.target_ops > 0 ? a->point.target_ops : INFINITY;
+      const double tb = b->point.target_ops > 0 ? b->point.target_ops : INFINITY;
+      return ta < tb;
+    });
+    svg::LineChart chart;
+    chart.title = "p99 latency vs throughput of " + phase.name;
+    chart.x_label = "achieved throughput (ops/s)";
+    chart.y_label = "p99 latency (µs)";
+    chart.x_unit = "ops/s";
+    chart.y_unit = "µs p99";
+    for (const std::string& engine : engines) {
+      svg::LineSeries series{engine, Colour(engines, engine), {}};
+      for (const PointRuns* p : points) {
+        const PhaseRun* run = RunOf(*p, engine);
+        if (run == nullptr) continue;
+        const Figures f = FiguresOf(*run);
+        if (!f.ops_per_sec || !f.p99_us) continue;
+        series.points.push_back({f.ops_per_sec->median, f.p99_us->median,
+                                 p->point.target_ops > 0
+                                     ? "target " + FormatTarget(p->point.target_ops)
+                                     : "unthrottled"});
+      }
+      if (!series.points.empty()) chart.series.push_back(std::move(series));
+    }
+    MatrixPoint shared = points.front()->point;
+    const std::string where = PointLabel(shared, {true, false, !shared.cache.empty()});
+    if (std::string svg = svg::RenderLineChart(chart); !svg.empty()) {
+      out->push_back({"latency-vs-throughput",
+                      "p99 latency vs achieved throughput of phase " + phase.name + " (" + where +
+                          "), one point per target rate, unthrottled last (medians).",
+                      std::move(svg)});
+    }
+  }
+}
+
+void AddThroughputVsThreadsCharts(const PhaseView& phase, const std::vector<std::string>& engines,
+                                  std::vector<ChartFigure>* out) {
+  if (phase.thread_counts.size() < 2) return;
+  const bool has_unthrottled =
+      std::find(phase.targets.begin(), phase.targets.end(), 0.0) != phase.targets.end();
+  auto charts =
+      SplitBy(phase, [](const MatrixPoint& p) { return std::pair(p.target_ops, p.cache); });
+  std::vector<double> ticks(phase.thread_counts.begin(), phase.thread_counts.end());
+  std::sort(ticks.begin(), ticks.end());
+  for (auto& points : charts) {
+    const MatrixPoint shared = points.front()->point;
+    if (has_unthrottled && shared.target_ops > 0) continue;  // throughput = target there
+    std::stable_sort(points.begin(), points.end(), [](const PointRuns* a, const PointRuns* b) {
+      return a->point.threads < b->point.threads;
+    });
+    svg::LineChart chart;
+    chart.title = "Throughput vs threads of " + phase.name;
+    chart.x_label = "threads";
+    chart.y_label = "throughput (ops/s)";
+    chart.x_unit = "threads";
+    chart.y_unit = "ops/s";
+    chart.x_ticks = ticks;
+    for (const std::string& engine : engines) {
+      svg::LineSeries series{engine, Colour(engines, engine), {}};
+      for (const PointRuns* p : points) {
+        const PhaseRun* run = RunOf(*p, engine);
+        if (run == nullptr) continue;
+        if (std::optional<double> v = Throughput(*run)) {
+          series.points.push_back({static_cast<double>(p->point.threads), *v, ""});
+        }
+      }
+      if (!series.points.empty()) chart.series.push_back(std::move(series));
+    }
+    const std::string where = PointLabel(shared, {false, true, !shared.cache.empty()});
+    if (std::string svg = svg::RenderLineChart(chart); !svg.empty()) {
+      out->push_back(
+          {"throughput-vs-threads",
+           "Throughput vs threads of phase " + phase.name + " (" + where + "), median ops/s.",
+           std::move(svg)});
+    }
+  }
+}
+
+}  // namespace
+
+std::vector<ChartFigure> RunCharts(const std::vector<PhaseView>& phases,
+                                   const std::vector<std::string>& engines) {
+  std::vector<ChartFigure> out;
+  AddThroughputCharts(phases, engines, &out);
+  AddFileSizeChart(phases, engines, &out);
+  AddColdHotChart(phases, engines, &out);
+  return out;
+}
+
+std::vector<ChartFigure> PhaseCharts(const PhaseView& phase,
+                                     const std::vector<std::string>& engines) {
+  std::vector<ChartFigure> out;
+  AddLatencyCharts(phase, engines, &out);
+  AddLatencyVsThroughputCharts(phase, engines, &out);
+  AddThroughputVsThreadsCharts(phase, engines, &out);
+  return out;
+}
+
+}  // namespace kvbench::reports

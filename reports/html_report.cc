@@ -1,0 +1,187 @@
+// report.html: one self-contained file (inline CSS and SVG; no script, no
+// font, nothing fetched), readable offline and attachable to an issue. Same
+// content as report.md plus charts: run-wide charts in an overview, each
+// phase's own charts beside its table. All text is escaped.
+#include <fmt/format.h>
+
+#include <map>
+
+#include "reports/html_charts.h"
+#include "reports/phase_tables.h"
+#include "reports/report_model.h"
+#include "reports/reporter.h"
+#include "reports/run_facts.h"
+#include "reports/text_format.h"
+
+namespace kvbench::reports {
+
+namespace {
+
+constexpr const char* kStyle = R"css(
+body{font:15px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,Helvetica,Arial,sans-serif;
+color:#1f2328;max-width:1360px;margin:0 auto;padding:12px 24px 48px}
+h1{font-size:26px;margin:12px 0 4px}h2{font-size:21px;margin:28px 0 8px;border-bottom:1px solid
+#d0d7de;padding-bottom:4px}h3{font-size:17px;margin:24px 0 6px}
+code{font:13px ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;background:#f3f4f6;
+padding:1px 4px;border-radius:3px}
+nav{font-size:14px;margin:8px 0 4px}nav a{margin-right:12px}
+.wrap{overflow-x:auto}
+table{border-collapse:collapse;margin:6px 0 10px;font-size:13px}
+th,td{padding:4px 9px;border-bottom:1px solid #d8dee4;vertical-align:top}
+th{background:#f3f5f7;font-weight:600;white-space:nowrap;text-align:left}
+td{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
+th.num{text-align:right}td.l{text-align:left}td.w,table.facts td{text-align:left;white-space:normal}
+td.best{background:#e9f5ec}
+table.facts th{background:none;padding-right:18px}
+p.note,p.params{font-size:13px;color:#57606a;margin:4px 0}
+p.warning{background:#fff4ce;border-left:4px solid #bf8700;padding:6px 10px;margin:8px 0}
+ul.work,p.work{font-size:14px;margin:6px 0}
+figure.chart{margin:18px 0 22px;overflow-x:auto}
+figure.chart svg{display:block;max-width:100%;height:auto}
+figcaption{font-size:13px;color:#3d444d;margin-top:4px}
+pre{background:#f6f8fa;padding:10px;overflow:auto;font-size:12px;line-height:1.35}
+footer{margin-top:32px;font-size:12px;color:#6e7781}
+)css";
+
+std::string TableHtml(const Table& t, const char* css_class = nullptr) {
+  std::string s = css_class ? fmt::format("<div class=\"wrap\"><table class=\"{}\">", css_class)
+                            : std::string("<div class=\"wrap\"><table>");
+  s += "<thead><tr>";
+  for (size_t i = 0; i < t.header.size(); ++i) {
+    s +=
+        fmt::format("<th{}>{}</th>", t.numeric[i] ? " class=\"num\"" : "", HtmlEscape(t.header[i]));
+  }
+  s += "</tr></thead><tbody>\n";
+  for (const auto& row : t.rows) {
+    s += "<tr>";
+    for (size_t i = 0; i < row.size(); ++i) {
+      // Cells are right-aligned numbers unless marked "l": most cells are
+      // numbers, and this keeps a large report small.
+      // Short text ("bdb-hash") never wraps; long text (options, reasons) may.
+      std::string cls = i < t.numeric.size() && t.numeric[i] ? ""
+                        : row[i].text.size() > 32            ? "w"
+                                                             : "l";
+      if (row[i].best) cls += cls.empty() ? "best" : " best";
+      const std::string text = HtmlEscape(row[i].text);
+      s += fmt::format("<td{}>{}</td>", cls.empty() ? "" : " class=\"" + cls + "\"",
+                       row[i].best ? "<strong>" + text + "</strong>" : text);
+    }
+    s += "</tr>\n";
+  }
+  return s + "</tbody></table></div>\n";
+}
+
+std::string FactsHtml(const Facts& facts) {
+  std::string s = "<div class=\"wrap\"><table class=\"facts\"><tbody>\n";
+  for (const auto& [k, v] : facts) {
+    s += fmt::format("<tr><th>{}</th><td>{}</td></tr>\n", HtmlEscape(k), HtmlEscape(v));
+  }
+  return s + "</tbody></table></div>\n";
+}
+
+// Numbers each kind of chart from 1 so every figure has a unique id.
+class FigureWriter {
+ public:
+  std::string Write(const ChartFigure& chart) {
+    const int n = ++counts_[chart.kind];
+    return fmt::format(
+        "<figure class=\"chart chart-{0}\" id=\"chart-{0}-{1}\">\n{2}\n<figcaption>{3}"
+        "</figcaption>\n</figure>\n",
+        chart.kind, n, chart.svg, HtmlEscape(chart.caption));
+  }
+
+ private:
+  std::map<std::string, int> counts_;
+};
+
+std::string PhaseHtml(const PhaseSection& s, size_t index, const std::vector<ChartFigure>& charts,
+                      FigureWriter* figures) {
+  std::string h = fmt::format("<section class=\"phase\" id=\"phase-{}\">\n", index + 1);
+  h += fmt::format("<h3><code>{}</code> ({})</h3>\n", HtmlEscape(s.name), HtmlEscape(s.op));
+  std::string facts = s.params;
+  if (!s.constants.empty()) facts += (facts.empty() ? "" : "; ") + s.constants;
+  if (!facts.empty()) h += "<p class=\"params\">" + HtmlEscape(facts) + "</p>\n";
+  h += TableHtml(s.engines);
+  h += "<p class=\"note\">" + HtmlEscape(s.note) + "</p>\n";
+  for (const std::string& w : s.warnings) {
+    h += "<p class=\"warning\"><strong>WARNING:</strong> " + HtmlEscape(w) + "</p>\n";
+  }
+  if (s.work.size() == 1) {
+    h += "<p class=\"work\"><strong>Work done:</strong> " + HtmlEscape(s.work.front()) + "</p>\n";
+  } else {
+    h += "<p class=\"work\"><strong>Work done:</strong></p>\n<ul class=\"work\">\n";
+    for (const std::string& w : s.work) h += "<li>" + HtmlEscape(w) + "</li>\n";
+    h += "</ul>\n";
+  }
+  if (!s.per_op.rows.empty()) {
+    h += "<p class=\"note\">Per operation type (medians):</p>\n" + TableHtml(s.per_op);
+  }
+  for (const ChartFigure& c : charts) h += figures->Write(c);
+  return h + "</section>\n";
+}
+
+class HtmlReporter final : public Reporter {
+ public:
+  std::string_view format() const override { return "html"; }
+  std::string_view file_name() const override { return "report.html"; }
+
+  std::string Render(const harness::RunResults& results) const override {
+    const harness::WorkloadInfo& w = results.workload;
+    const std::string title =
+        "kvbench report: " + (w.name.empty() ? std::string("(unnamed workload)") : w.name);
+    const std::vector<std::string> engines = EngineOrder(results);
+    const std::vector<PhaseView> phases = GroupByPhase(results);
+    const std::vector<PhaseSection> sections = BuildPhaseSections(results);
+    FigureWriter figures;
+
+    std::string h =
+        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+        "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n";
+    h += "<title>" + HtmlEscape(title) + "</title>\n<style>" + kStyle + "</style>\n</head>\n";
+    h += "<body>\n<h1>" + HtmlEscape(title) + "</h1>\n";
+    if (!w.description.empty()) {
+      std::string d = HtmlEscape(w.description);
+      for (size_t p = d.find('\n'); p != std::string::npos; p = d.find('\n', p + 4)) {
+        d.replace(p, 1, "<br>");
+      }
+      h += "<p>" + d + "</p>\n";
+    }
+    h += "<nav><a href=\"#environment\">Environment</a><a href=\"#workload\">Workload</a>"
+         "<a href=\"#overview\">Overview</a>";
+    for (size_t i = 0; i < sections.size(); ++i) {
+      h += fmt::format("<a href=\"#phase-{}\">{}</a>", i + 1, HtmlEscape(sections[i].name));
+    }
+    h += "<a href=\"#failures\">Failures</a></nav>\n";
+
+    h += "<section id=\"environment\">\n<h2>Environment</h2>\n" +
+         FactsHtml(EnvironmentFacts(results)) + "</section>\n";
+    h += "<section id=\"workload\">\n<h2>Workload</h2>\n" + FactsHtml(WorkloadFacts(results));
+    h += "<h3>Engines</h3>\n" + TableHtml(EnginesTable(results));
+    if (!w.source.empty()) {
+      h += "<details><summary>Workload file <code>" + HtmlEscape(w.file) + "</code></summary>\n" +
+           "<pre>" + HtmlEscape(w.source) + "</pre>\n</details>\n";
+    }
+    h += "</section>\n<section id=\"overview\">\n<h2>Overview</h2>\n";
+    const std::vector<ChartFigure> run_charts = RunCharts(phases, engines);
+    if (run_charts.empty()) h += "<p>No engine completed a phase: nothing to chart.</p>\n";
+    for (const ChartFigure& c : run_charts) h += figures.Write(c);
+    h += "</section>\n<section id=\"phases\">\n<h2>Phases</h2>\n";
+    for (size_t i = 0; i < sections.size(); ++i) {
+      h += PhaseHtml(sections[i], i, PhaseCharts(phases[i], engines), &figures);
+    }
+    h += "</section>\n<section id=\"failures\">\n<h2>Failures and unsupported operations</h2>\n";
+    const Table problems = ProblemsTable(results);
+    h += problems.rows.empty() ? "<p>None: every engine completed every phase.</p>\n"
+                               : TableHtml(problems);
+    h += "</section>\n<footer>Made by kvbench " + HtmlEscape(results.environment.kvbench_version) +
+         " from results.json (schema version " + std::to_string(results.schema_version) +
+         "); every figure is a median over repetitions unless stated.</footer>\n</body>\n</html>\n";
+    return h;
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Reporter> MakeHtmlReporter() { return std::make_unique<HtmlReporter>(); }
+
+}  // namespace kvbench::reports

@@ -1,0 +1,92 @@
+#include <gtest/gtest.h>
+
+#include <functional>
+
+#include "reports/golden_test_support.h"
+#include "reports/reporter.h"
+
+namespace kvbench::reports {
+namespace {
+
+bool Contains(const std::string& s, const std::string& what) {
+  return s.find(what) != std::string::npos;
+}
+
+std::string Markdown(const harness::RunResults& r) { return MakeMarkdownReporter()->Render(r); }
+
+void ForRuns(harness::RunResults* r, const std::string& phase, const std::string& engine,
+             const std::function<void(harness::OpFigures&)>& change) {
+  for (auto& run : r->runs) {
+    if (run.phase != phase || run.engine != engine) continue;
+    for (auto& rep : run.repetitions) {
+      for (auto& op : rep.ops) change(op);
+    }
+  }
+}
+
+TEST(MarkdownReportTest, EqualWorkGivesNoWarning) {
+  const std::string md = Markdown(test::LoadRunA());
+  EXPECT_FALSE(Contains(md, "WARNING"));
+  EXPECT_TRUE(Contains(md, "identical for all 4 engines"));
+}
+
+TEST(MarkdownReportTest, WarnsWhenStreamDigestsDiffer) {
+  harness::RunResults r = test::LoadRunA();
+  ForRuns(&r, "get_hot", "lmdb", [](auto& op) { op.work.stream_digest = "0000feedbeef0000"; });
+  const std::string md = Markdown(r);
+  EXPECT_TRUE(Contains(md, "> **WARNING:** engines did different work: stream digests differ"))
+      << md;
+  EXPECT_TRUE(Contains(md, "lmdb 0000feedbeef0000"));
+  // Only that phase is flagged.
+  size_t warnings = 0;
+  for (size_t p = md.find("WARNING"); p != std::string::npos; p = md.find("WARNING", p + 1)) {
+    ++warnings;
+  }
+  EXPECT_EQ(warnings, 1u);
+}
+
+TEST(MarkdownReportTest, WarnsWhenFoundCountsDifferAtOneMatrixPoint) {
+  harness::RunResults r = test::LoadRunA();
+  for (auto& run : r.runs) {
+    if (run.phase == "ycsb_a" && run.engine == "sqlite" && run.threads == 4 &&
+        run.target_ops == 0) {
+      run.repetitions[1].ops[0].work.found -= 3;
+    }
+  }
+  const std::string md = Markdown(r);
+  EXPECT_TRUE(Contains(md,
+                       "engines did different work at 4 threads, unthrottled: found counts "
+                       "differ (repetition 2): sqlite 9,997, lmdb 10,000"))
+      << md;
+}
+
+TEST(MarkdownReportTest, MarksTheBestAndListsFailuresWithReasons) {
+  const std::string md = Markdown(test::LoadRunA());
+  EXPECT_TRUE(Contains(md, "| stdmap | **"));  // fastest at load
+  EXPECT_TRUE(Contains(md, "| tc-btree | get_cold | – | failed | killed by signal 11 (SIGSEGV)"));
+  EXPECT_TRUE(Contains(md, "| bdb-hash | scan | – | unsupported | bdb-hash is not ordered"));
+  EXPECT_TRUE(Contains(md, "| threads | target | engine |"));  // matrix columns in ycsb_a
+}
+
+TEST(MarkdownReportTest, UnmeasuredFiguresAreDashesNeverZero) {
+  harness::RunResults r = test::LoadRunA();
+  r.runs.resize(1);  // load, sqlite
+  r.runs[0].repetitions.resize(1);
+  r.runs[0].repetitions[0].bytes_written.reset();
+  const std::string md = Markdown(r);
+  EXPECT_TRUE(Contains(md, " | – | ok |")) << md;
+  EXPECT_TRUE(Contains(md, "One repetition."));
+}
+
+TEST(MarkdownReportTest, EscapesNamesThatLookLikeMarkup) {
+  harness::RunResults r = test::LoadRunA();
+  for (auto& run : r.runs) {
+    if (run.engine == "stdmap") run.engine = "std|map<b>";
+  }
+  const std::string md = Markdown(r);
+  EXPECT_TRUE(Contains(md, "| std\\|map&lt;b&gt; |"));
+  EXPECT_FALSE(Contains(md, "<b>"));
+}
+
+}  // namespace
+}  // namespace kvbench::reports

@@ -1,0 +1,42 @@
+// The per-phase tables of report.md and report.html, built once as plain
+// text cells so both formats say the same thing; each renderer only escapes
+// and marks up. A figure nobody measured is the cell "–", never 0.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "harness/results.h"
+#include "reports/report_model.h"
+
+namespace kvbench::reports {
+
+inline constexpr const char* kUnmeasured = "–";
+
+struct Cell {
+  std::string text;
+  bool best = false;  // the best value of its column at its matrix point
+};
+
+struct Table {
+  std::vector<std::string> header;
+  std::vector<bool> numeric;  // per column: right-aligned
+  std::vector<std::vector<Cell>> rows;
+};
+
+struct PhaseSection {
+  std::string name;
+  std::string op;
+  std::string params;     // "batch=1024, count=10000"; "" when none
+  std::string constants;  // dimensions with one value: "1 thread, unthrottled, cache cold"
+  std::string note;       // how to read the table (medians, ranges, best marks)
+  Table engines;          // one row per matrix point x engine, op "all"
+  Table per_op;           // mixed phases: one row per point x engine x op type; else no rows
+  std::vector<std::string> work;      // one "work done" sentence per matrix point
+  std::vector<std::string> warnings;  // engines that did different work
+};
+
+// One section per phase, in workload order; engines in EngineOrder.
+std::vector<PhaseSection> BuildPhaseSections(const harness::RunResults& results);
+
+}  // namespace kvbench::reports

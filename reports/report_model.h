@@ -1,0 +1,107 @@
+// How every renderer reads a RunResults: phases in workload order, each with
+// its matrix points (threads x target rate x cache), each with one PhaseRun per
+// engine; and the median, min and max of every figure over repetitions.
+//
+// The views hold pointers into the RunResults they were built from: they live
+// no longer than it does.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "harness/results.h"
+
+namespace kvbench::reports {
+
+struct MatrixPoint {
+  int threads = 1;
+  double target_ops = 0;  // 0 = unthrottled
+  std::string cache;      // "cold" | "hot" | ""
+
+  bool operator==(const MatrixPoint&) const = default;
+};
+
+// Which matrix dimensions take more than one value within a phase; only those
+// need a column (the others are stated once, above the table).
+struct VaryingDimensions {
+  bool threads = false;
+  bool target = false;
+  bool cache = false;
+  bool any() const { return threads || target || cache; }
+};
+
+// "4 threads, 2,000/s, cold": only the dimensions asked for, "" when none.
+std::string PointLabel(const MatrixPoint& point, const VaryingDimensions& show);
+// Shorter form for chart axes: "4 thr · 2,000/s · cold".
+std::string ShortPointLabel(const MatrixPoint& point, const VaryingDimensions& show);
+
+// The runs of one phase at one matrix point, one per engine, in engine order.
+struct PointRuns {
+  MatrixPoint point;
+  std::vector<const harness::PhaseRun*> runs;
+};
+
+struct PhaseView {
+  std::string name;
+  std::string op;                            // the phase operation of its first run
+  const harness::PhaseRun* first = nullptr;  // for params
+  std::vector<PointRuns> points;             // in order of first appearance
+  VaryingDimensions varying;
+  // The values each dimension takes, in order of first appearance.
+  std::vector<int> thread_counts;
+  std::vector<double> targets;
+  std::vector<std::string> caches;
+};
+
+// Engine names: those of results.engines first, in their order, then any that
+// only appear in runs.
+std::vector<std::string> EngineOrder(const harness::RunResults& results);
+// Index of `engine` in `order` (its colour in charts); order.size() if absent.
+size_t EngineIndex(const std::vector<std::string>& order, std::string_view engine);
+
+std::vector<PhaseView> GroupByPhase(const harness::RunResults& results);
+
+// The operation types in a run's repetitions, "all" first, then in order of
+// first appearance.
+std::vector<std::string> OpNames(const harness::PhaseRun& run);
+
+// Every figure of one operation type of one run, as median/min/max over the
+// repetitions that have it. A figure no repetition measured is empty; a run
+// without repetitions (failed, unsupported, skipped) has every figure empty.
+struct Figures {
+  std::string op;
+  int repetitions = 0;  // repetitions that have this operation type
+  std::optional<harness::Spread> ops, seconds, ops_per_sec;
+  std::optional<harness::Spread> p50_us, p90_us, p99_us, p999_us, max_us;
+  std::optional<harness::Spread> cpu_user_s, cpu_sys_s, peak_rss_bytes;
+  std::optional<harness::Spread> file_bytes, allocated_bytes, bytes_read, bytes_written;
+  std::optional<harness::Spread> cache_resident_before_pct, cache_resident_after_pct;
+  std::optional<harness::Spread> open_seconds;
+  std::optional<harness::Spread> found, not_found, rows, bytes_returned, errors;
+  std::string stream_digest;  // of the first repetition that has the op
+};
+Figures FiguresOf(const harness::PhaseRun& run, std::string_view op = "all");
+
+// (max - min) / median of a spread; 0 when the median is 0.
+double RelativeSpread(const harness::Spread& s);
+
+// How the engines at one matrix point did different work: one sentence per
+// difference ("stream digests differ: ..."), empty when they did the same.
+// Compares op "all" of the runs with status "ok", repetition by repetition:
+// the stream digest and the found / not found / rows counts.
+std::vector<std::string> WorkDifferences(const PointRuns& point);
+
+// A failed engine, or a phase an engine did not complete (status other than
+// "ok"), with the reason.
+struct Problem {
+  std::string engine;
+  std::string phase;  // "" for an engine-level failure
+  std::string point;  // matrix point label, "" when the phase has one point
+  std::string status;
+  std::string reason;
+};
+std::vector<Problem> ProblemsOf(const harness::RunResults& results);
+
+}  // namespace kvbench::reports

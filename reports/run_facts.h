@@ -1,0 +1,26 @@
+// The parts of report.md and report.html that describe the run rather than
+// its figures: environment, workload, engines and their options, problems.
+// Plain text, escaped by each renderer.
+#pragma once
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "harness/results.h"
+#include "reports/phase_tables.h"
+
+namespace kvbench::reports {
+
+using Facts = std::vector<std::pair<std::string, std::string>>;
+
+// Machine, build and kvbench version; empty values left out.
+Facts EnvironmentFacts(const harness::RunResults& results);
+// Workload name, file, scale, dataset, command line, times.
+Facts WorkloadFacts(const harness::RunResults& results);
+// engine | library | status | options | capabilities
+Table EnginesTable(const harness::RunResults& results);
+// engine | phase | matrix point | status | reason; no rows when nothing failed.
+Table ProblemsTable(const harness::RunResults& results);
+
+}  // namespace kvbench::reports

@@ -1,0 +1,314 @@
+#include "reports/svg_chart.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "reports/text_format.h"
+
+namespace kvbench::reports::svg {
+
+namespace {
+
+constexpr double kWidth = 880;
+constexpr double kPlotLeft = 78;
+constexpr double kPlotRight = kWidth - 18;
+constexpr double kPlotHeight = 270;
+constexpr double kCharWidth = 6.8;  // average width of a 12px sans-serif character
+constexpr double kLogRatio = 100;   // values spanning this factor get a log axis
+
+// Width of `text` in pixels, counting UTF-8 code points.
+double TextWidth(const std::string& text) {
+  size_t n = 0;
+  for (unsigned char c : text) n += (c & 0xC0) != 0x80;
+  return static_cast<double>(n) * kCharWidth;
+}
+
+std::string Num(double v) { return fmt::format("{:.1f}", v); }
+
+double NiceStep(double raw) {
+  const double magnitude = std::pow(10, std::floor(std::log10(raw)));
+  const double f = raw / magnitude;
+  const double nice = f <= 1 ? 1 : f <= 2 ? 2 : f <= 2.5 ? 2.5 : f <= 5 ? 5 : 10;
+  return nice * magnitude;
+}
+
+std::string TrimZeros(std::string s) {
+  if (s.find('.') == std::string::npos) return s;
+  while (s.back() == '0') s.pop_back();
+  if (s.back() == '.') s.pop_back();
+  return s;
+}
+
+struct Legend {
+  std::string svg;
+  double height = 0;
+};
+
+Legend DrawLegend(const std::vector<LegendEntry>& entries) {
+  Legend legend;
+  double x = kPlotLeft, y = 14;
+  for (const LegendEntry& e : entries) {
+    const double w = 18 + TextWidth(e.label) + 20;
+    if (x + w > kPlotRight && x > kPlotLeft) {
+      x = kPlotLeft;
+      y += 20;
+    }
+    const std::string colour = HtmlEscape(e.colour);
+    if (e.line) {
+      legend.svg += fmt::format(
+          "<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"{}\" stroke-width=\"2.5\"/>"
+          "<circle cx=\"{}\" cy=\"{}\" r=\"3.5\" fill=\"{}\"/>",
+          Num(x), Num(y), Num(x + 14), Num(y), colour, Num(x + 7), Num(y), colour);
+    } else {
+      legend.svg += fmt::format(
+          "<rect x=\"{}\" y=\"{}\" width=\"12\" height=\"12\" fill=\"{}\"{}/>", Num(x), Num(y - 6),
+          colour,
+          e.light ? fmt::format(" fill-opacity=\"0.35\" stroke=\"{}\"", colour) : std::string());
+    }
+    legend.svg += fmt::format("<text x=\"{}\" y=\"{}\" dy=\"0.35em\">{}</text>", Num(x + 18),
+                              Num(y), HtmlEscape(e.label));
+    x += w;
+  }
+  legend.height = entries.empty() ? 0 : y + 12;
+  return legend;
+}
+
+// "p99 latency (µs)" on a log axis: "p99 latency (µs, log scale)".
+std::string AxisTitle(const std::string& label, bool log) {
+  if (!log) return HtmlEscape(label);
+  if (label.ends_with(")")) {
+    return HtmlEscape(label.substr(0, label.size() - 1) + ", log scale)");
+  }
+  return HtmlEscape(label + " (log scale)");
+}
+
+// Horizontal grid lines, y tick labels and the y axis title.
+std::string DrawYAxis(const Axis& axis, double top, const std::string& label) {
+  std::string s;
+  const double bottom = top + kPlotHeight;
+  for (double t : axis.ticks) {
+    const double y = bottom - axis.Fraction(t) * kPlotHeight;
+    s += fmt::format("<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"#e2e2e2\"/>",
+                     Num(kPlotLeft), Num(y), Num(kPlotRight), Num(y));
+    s += fmt::format("<text x=\"{}\" y=\"{}\" dy=\"0.35em\" text-anchor=\"end\">{}</text>",
+                     Num(kPlotLeft - 6), Num(y), TickLabel(t));
+  }
+  s += fmt::format(
+      "<text transform=\"translate(16,{}) rotate(-90)\" text-anchor=\"middle\">{}</text>",
+      Num(top + kPlotHeight / 2), AxisTitle(label, axis.log));
+  s += fmt::format("<line x1=\"{0}\" y1=\"{1}\" x2=\"{0}\" y2=\"{2}\" stroke=\"#555\"/>",
+                   Num(kPlotLeft), Num(top), Num(bottom));
+  s += fmt::format("<line x1=\"{0}\" y1=\"{2}\" x2=\"{1}\" y2=\"{2}\" stroke=\"#555\"/>",
+                   Num(kPlotLeft), Num(kPlotRight), Num(bottom));
+  return s;
+}
+
+std::string SvgOpen(double height, const std::string& title) {
+  return fmt::format(
+      "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 {0} {1}\" width=\"{0}\" "
+      "height=\"{1}\" role=\"img\" font-family=\"Helvetica, Arial, sans-serif\" "
+      "font-size=\"12\" fill=\"#222\"><title>{2}</title>",
+      Num(kWidth), Num(height), HtmlEscape(title));
+}
+
+std::string ValueText(double v, const std::string& unit) {
+  const bool whole = v == std::floor(v);  // thread counts, sizes in bytes
+  return (std::fabs(v) >= 100 || whole ? FormatCount(v) : FormatSignificant(v, 3)) +
+         (unit.empty() ? "" : " " + unit);
+}
+
+}  // namespace
+
+const std::string& PaletteColour(size_t index) {
+  static const std::string kPalette[kPaletteSize] = {"#4e79a7", "#f28e2b", "#e15759", "#76b7b2",
+                                                     "#59a14f", "#edc948", "#b07aa1", "#ff9da7",
+                                                     "#9c755f", "#bab0ac", "#1f3a68", "#333333"};
+  return kPalette[index % kPaletteSize];
+}
+
+double Axis::Fraction(double v) const {
+  if (log) {
+    if (v <= 0) return 0;
+    return (std::log10(v) - std::log10(lo)) / (std::log10(hi) - std::log10(lo));
+  }
+  return (v - lo) / (hi - lo);
+}
+
+Axis FitAxis(const std::vector<double>& values, bool from_zero, bool allow_log) {
+  double min = INFINITY, max = -INFINITY, min_positive = INFINITY;
+  for (double v : values) {
+    if (!std::isfinite(v)) continue;
+    min = std::min(min, v);
+    max = std::max(max, v);
+    if (v > 0) min_positive = std::min(min_positive, v);
+  }
+  Axis a;
+  if (!std::isfinite(min)) return Axis{false, 0, 1, {0, 1}};
+  if (allow_log && std::isfinite(min_positive) && max / min_positive >= kLogRatio) {
+    a.log = true;
+    a.lo = std::pow(10, std::floor(std::log10(min_positive)));
+    a.hi = std::pow(10, std::ceil(std::log10(max)));
+    if (a.hi <= a.lo) a.hi = a.lo * 10;
+    const bool few_decades = std::log10(a.hi / a.lo) <= 2.5;
+    for (double decade = a.lo; decade <= a.hi * 1.0001; decade *= 10) {
+      a.ticks.push_back(decade);
+      if (few_decades && decade * 10 <= a.hi * 1.0001) {
+        a.ticks.push_back(decade * 2);
+        a.ticks.push_back(decade * 5);
+      }
+    }
+    return a;
+  }
+  double lo = from_zero ? std::min(0.0, min) : min;
+  double hi = std::max(max, from_zero ? 0.0 : max);
+  if (hi <= lo) hi = lo + (lo == 0 ? 1 : std::fabs(lo));
+  const double step = NiceStep((hi - lo) / 5);
+  a.lo = std::floor(lo / step + 1e-9) * step;
+  a.hi = std::ceil(hi / step - 1e-9) * step;
+  for (int i = 0; a.lo + i * step <= a.hi + step * 1e-6; ++i) a.ticks.push_back(a.lo + i * step);
+  return a;
+}
+
+std::string TickLabel(double v) {
+  const double a = std::fabs(v);
+  if (a == 0) return "0";
+  if (a >= 1e9) return TrimZeros(FormatSignificant(v / 1e9, 3)) + "G";
+  if (a >= 1e6) return TrimZeros(FormatSignificant(v / 1e6, 3)) + "M";
+  if (a >= 1e3) return TrimZeros(FormatSignificant(v / 1e3, 3)) + "k";
+  return TrimZeros(FormatSignificant(v, 3));
+}
+
+std::string RenderBarChart(const BarChart& chart) {
+  std::vector<double> values;
+  for (const BarSeries& s : chart.series) {
+    for (const auto& v : s.values) {
+      if (v && *v > 0) values.push_back(*v);
+    }
+  }
+  if (values.empty() || chart.groups.empty()) return "";
+  const Axis axis = FitAxis(values, /*from_zero=*/true, /*allow_log=*/true);
+
+  std::vector<LegendEntry> entries = chart.legend;
+  if (entries.empty()) {
+    for (const BarSeries& s : chart.series) entries.push_back({s.name, s.colour, s.light, false});
+  }
+  const Legend legend = DrawLegend(entries);
+  const double top = legend.height + 14;
+  const double bottom = top + kPlotHeight;
+  const double group_width = (kPlotRight - kPlotLeft) / static_cast<double>(chart.groups.size());
+  double longest = 0;
+  for (const auto& g : chart.groups) longest = std::max(longest, TextWidth(g));
+  const bool rotate = longest > group_width - 8;
+  const double label_room = rotate ? std::min(longest, 190.0) * 0.72 + 24 : 26;
+  const double height = bottom + label_room + 6;
+
+  std::string s = SvgOpen(height, chart.title) + legend.svg + DrawYAxis(axis, top, chart.y_label);
+  const size_t n = std::max<size_t>(1, chart.series.size());
+  const double bar_slot = std::min(group_width * 0.8 / static_cast<double>(n), 56.0);
+  for (size_t g = 0; g < chart.groups.size(); ++g) {
+    const double gx = kPlotLeft + group_width * static_cast<double>(g);
+    const double first = gx + (group_width - bar_slot * static_cast<double>(n)) / 2;
+    for (size_t i = 0; i < chart.series.size(); ++i) {
+      const BarSeries& series = chart.series[i];
+      if (g >= series.values.size() || !series.values[g] || *series.values[g] <= 0) continue;
+      const double v = *series.values[g];
+      const double h = std::max(1.0, std::clamp(axis.Fraction(v), 0.0, 1.0) * kPlotHeight);
+      const std::string colour = HtmlEscape(series.colour);
+      s += fmt::format(
+          "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"{}\"{}><title>{} · {}: "
+          "{}</title></rect>",
+          Num(first + bar_slot * static_cast<double>(i) + bar_slot * 0.06), Num(bottom - h),
+          Num(std::max(1.0, bar_slot * 0.88)), Num(h), colour,
+          series.light ? fmt::format(" fill-opacity=\"0.35\" stroke=\"{}\"", colour)
+                       : std::string(),
+          HtmlEscape(series.name), HtmlEscape(chart.groups[g]),
+          HtmlEscape(ValueText(v, chart.value_unit)));
+    }
+    const double cx = gx + group_width / 2;
+    std::string label = chart.groups[g];
+    if (rotate && TextWidth(label) > 190) label = label.substr(0, 26) + "…";
+    if (rotate) {
+      s += fmt::format(
+          "<text transform=\"translate({},{}) rotate(-40)\" text-anchor=\"end\">{}</text>", Num(cx),
+          Num(bottom + 14), HtmlEscape(label));
+    } else {
+      s += fmt::format("<text x=\"{}\" y=\"{}\" text-anchor=\"middle\">{}</text>", Num(cx),
+                       Num(bottom + 18), HtmlEscape(label));
+    }
+  }
+  return s + "</svg>";
+}
+
+std::string RenderLineChart(const LineChart& chart) {
+  std::vector<double> xs, ys;
+  for (const LineSeries& s : chart.series) {
+    for (const LinePoint& p : s.points) {
+      xs.push_back(p.x);
+      ys.push_back(p.y);
+    }
+  }
+  if (xs.empty()) return "";
+  Axis x_axis;
+  if (!chart.x_ticks.empty()) {
+    const auto [lo, hi] = std::minmax_element(chart.x_ticks.begin(), chart.x_ticks.end());
+    x_axis.log = *lo > 0 && *hi / *lo >= 8;
+    x_axis.lo = *lo;
+    x_axis.hi = *hi > *lo ? *hi : *lo + 1;
+    x_axis.ticks = chart.x_ticks;
+  } else {
+    x_axis = FitAxis(xs, /*from_zero=*/true, /*allow_log=*/true);
+  }
+  const Axis y_axis = FitAxis(ys, /*from_zero=*/true, /*allow_log=*/true);
+
+  std::vector<LegendEntry> entries;
+  for (const LineSeries& s : chart.series) entries.push_back({s.name, s.colour, false, true});
+  const Legend legend = DrawLegend(entries);
+  const double top = legend.height + 14;
+  const double bottom = top + kPlotHeight;
+  const double height = bottom + 52;
+  // Points sit inside the frame, not on it.
+  const double inset = 14;
+  auto px = [&](double x) {
+    return kPlotLeft + inset +
+           std::clamp(x_axis.Fraction(x), 0.0, 1.0) * (kPlotRight - kPlotLeft - 2 * inset);
+  };
+  auto py = [&](double y) {
+    return bottom - std::clamp(y_axis.Fraction(y), 0.0, 1.0) * kPlotHeight;
+  };
+
+  std::string s = SvgOpen(height, chart.title) + legend.svg + DrawYAxis(y_axis, top, chart.y_label);
+  for (double t : x_axis.ticks) {
+    s += fmt::format("<line x1=\"{0}\" y1=\"{1}\" x2=\"{0}\" y2=\"{2}\" stroke=\"#555\"/>",
+                     Num(px(t)), Num(bottom), Num(bottom + 4));
+    s += fmt::format("<text x=\"{}\" y=\"{}\" text-anchor=\"middle\">{}</text>", Num(px(t)),
+                     Num(bottom + 18), TickLabel(t));
+  }
+  s += fmt::format("<text x=\"{}\" y=\"{}\" text-anchor=\"middle\">{}</text>",
+                   Num((kPlotLeft + kPlotRight) / 2), Num(bottom + 42),
+                   AxisTitle(chart.x_label, x_axis.log));
+  for (const LineSeries& series : chart.series) {
+    const std::string colour = HtmlEscape(series.colour);
+    std::string points;
+    for (const LinePoint& p : series.points) {
+      if (y_axis.log && p.y <= 0) continue;
+      if (!points.empty()) points += ' ';
+      points.append(Num(px(p.x))).append(",").append(Num(py(p.y)));
+    }
+    s += fmt::format("<polyline points=\"{}\" fill=\"none\" stroke=\"{}\" stroke-width=\"2\"/>",
+                     points, colour);
+    for (const LinePoint& p : series.points) {
+      if (y_axis.log && p.y <= 0) continue;
+      s += fmt::format(
+          "<circle cx=\"{}\" cy=\"{}\" r=\"4\" fill=\"{}\" stroke=\"#fff\"><title>{}: {}, {}{}"
+          "</title></circle>",
+          Num(px(p.x)), Num(py(p.y)), colour, HtmlEscape(series.name),
+          HtmlEscape(ValueText(p.x, chart.x_unit)), HtmlEscape(ValueText(p.y, chart.y_unit)),
+          p.note.empty() ? "" : " (" + HtmlEscape(p.note) + ")");
+    }
+  }
+  return s + "</svg>";
+}
+
+}  // namespace kvbench::reports::svg
