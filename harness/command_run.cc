@@ -1,4 +1,30 @@
+// `kvbench run FILE... [--engines a,b] [--scale F] [--repeat N] [--out DIR]`
+#include <memory>
+
 #include "harness/cli.h"
+#include "harness/run_controller.h"
+
 namespace kvbench::harness {
-void AddRunCommand(CLI::App&, int*) {}
+
+void AddRunCommand(CLI::App& app, int* exit_code) {
+  auto* cmd = app.add_subcommand("run", "Run workload files against engines");
+  auto args = std::make_shared<RunArgs>();
+  auto engines = std::make_shared<std::string>();
+  cmd->add_option("files", args->files, "Workload files (TOML)")->required();
+  cmd->add_option("--engines", *engines, "Comma-separated engines (replaces the workload's list)");
+  cmd->add_option("--scale", args->overrides.scale, "Multiply every count by this factor");
+  cmd->add_option("--repeat", args->overrides.repeat, "Repetitions of every phase");
+  cmd->add_option("--timeout", args->overrides.timeout_s, "Seconds allowed per engine");
+  cmd->add_option("--out", args->out, "Output directory (default runs/<workload>-<time>)");
+  cmd->add_option("--data-dir", args->data_dir, "Where engines keep their files (default OUT/data)");
+  cmd->add_flag("--keep-data", args->keep_data, "Keep the engines' files after the run");
+  cmd->add_flag("-q,--quiet", args->quiet, "No progress on stderr");
+  cmd->callback([args, engines, exit_code] {
+    if (!engines->empty()) {
+      for (const auto& e : CLI::detail::split(*engines, ',')) args->overrides.engines.push_back(e);
+    }
+    *exit_code = RunWorkloads(*args);
+  });
+}
+
 }  // namespace kvbench::harness

@@ -156,7 +156,56 @@ void ReadRepetition(Reader& r, const json& j, Repetition* rep) {
   r.GetOptional(j, "open_seconds", &rep->open_seconds);
 }
 
+void ReadEngineRun(Reader& r, const json& j, EngineRun* er) {
+  r.Get(j, "name", &er->name);
+  r.Get(j, "library_version", &er->library_version);
+  r.Get(j, "options", &er->options);
+  r.Get(j, "capabilities", &er->capabilities);
+  r.Get(j, "status", &er->status);
+  r.Get(j, "reason", &er->reason);
+  r.Get(j, "wall_seconds", &er->wall_seconds);
+}
+
+void ReadPhaseRun(Reader& r, const json& j, PhaseRun* pr) {
+  r.Get(j, "phase", &pr->phase);
+  r.Get(j, "op", &pr->op);
+  r.Get(j, "engine", &pr->engine);
+  r.Get(j, "threads", &pr->threads);
+  r.Get(j, "target_ops", &pr->target_ops);
+  r.Get(j, "cache", &pr->cache);
+  r.Get(j, "params", &pr->params);
+  r.Get(j, "status", &pr->status);
+  r.Get(j, "reason", &pr->reason);
+  json reps;
+  if (r.Get(j, "repetitions", &reps)) {
+    for (const json& rep : reps) {
+      Repetition out_rep;
+      ReadRepetition(r, rep, &out_rep);
+      pr->repetitions.push_back(std::move(out_rep));
+    }
+  }
+}
+
 }  // namespace
+
+json PhaseRunToJson(const PhaseRun& pr) {
+  json reps = json::array();
+  for (const Repetition& rep : pr.repetitions) reps.push_back(RepetitionToJson(rep));
+  return {{"phase", pr.phase},   {"op", pr.op},         {"engine", pr.engine},
+          {"threads", pr.threads}, {"target_ops", pr.target_ops}, {"cache", pr.cache},
+          {"params", pr.params}, {"status", pr.status}, {"reason", pr.reason},
+          {"repetitions", reps}};
+}
+
+json EngineRunToJson(const EngineRun& er) {
+  return {{"name", er.name},
+          {"library_version", er.library_version},
+          {"options", er.options},
+          {"capabilities", er.capabilities},
+          {"status", er.status},
+          {"reason", er.reason},
+          {"wall_seconds", er.wall_seconds}};
+}
 
 json ResultsToJson(const RunResults& res) {
   const Environment& e = res.environment;
@@ -177,30 +226,9 @@ json ResultsToJson(const RunResults& res) {
   json workload = {{"name", w.name},   {"description", w.description}, {"file", w.file},
                    {"source", w.source}, {"scale", w.scale},           {"dataset", w.dataset}};
   json engines = json::array();
-  for (const EngineRun& er : res.engines) {
-    engines.push_back({{"name", er.name},
-                       {"library_version", er.library_version},
-                       {"options", er.options},
-                       {"capabilities", er.capabilities},
-                       {"status", er.status},
-                       {"reason", er.reason},
-                       {"wall_seconds", er.wall_seconds}});
-  }
+  for (const EngineRun& er : res.engines) engines.push_back(EngineRunToJson(er));
   json runs = json::array();
-  for (const PhaseRun& pr : res.runs) {
-    json reps = json::array();
-    for (const Repetition& rep : pr.repetitions) reps.push_back(RepetitionToJson(rep));
-    runs.push_back({{"phase", pr.phase},
-                    {"op", pr.op},
-                    {"engine", pr.engine},
-                    {"threads", pr.threads},
-                    {"target_ops", pr.target_ops},
-                    {"cache", pr.cache},
-                    {"params", pr.params},
-                    {"status", pr.status},
-                    {"reason", pr.reason},
-                    {"repetitions", reps}});
-  }
+  for (const PhaseRun& pr : res.runs) runs.push_back(PhaseRunToJson(pr));
   return {{"schema", kResultsSchemaName},
           {"schema_version", res.schema_version},
           {"started_at", res.started_at},
@@ -267,14 +295,7 @@ Status ResultsFromJson(const json& doc, RunResults* out) {
     for (size_t i = 0; i < engines.size(); ++i) {
       r.set_where("results.engines[" + std::to_string(i) + "]");
       EngineRun er;
-      const json& j = engines[i];
-      r.Get(j, "name", &er.name);
-      r.Get(j, "library_version", &er.library_version);
-      r.Get(j, "options", &er.options);
-      r.Get(j, "capabilities", &er.capabilities);
-      r.Get(j, "status", &er.status);
-      r.Get(j, "reason", &er.reason);
-      r.Get(j, "wall_seconds", &er.wall_seconds);
+      ReadEngineRun(r, engines[i], &er);
       res.engines.push_back(std::move(er));
     }
   }
@@ -283,31 +304,26 @@ Status ResultsFromJson(const json& doc, RunResults* out) {
   if (r.Get(doc, "runs", &runs)) {
     for (size_t i = 0; i < runs.size(); ++i) {
       r.set_where("results.runs[" + std::to_string(i) + "]");
-      const json& j = runs[i];
       PhaseRun pr;
-      r.Get(j, "phase", &pr.phase);
-      r.Get(j, "op", &pr.op);
-      r.Get(j, "engine", &pr.engine);
-      r.Get(j, "threads", &pr.threads);
-      r.Get(j, "target_ops", &pr.target_ops);
-      r.Get(j, "cache", &pr.cache);
-      r.Get(j, "params", &pr.params);
-      r.Get(j, "status", &pr.status);
-      r.Get(j, "reason", &pr.reason);
-      json reps;
-      if (r.Get(j, "repetitions", &reps)) {
-        for (const json& rep : reps) {
-          Repetition out_rep;
-          ReadRepetition(r, rep, &out_rep);
-          pr.repetitions.push_back(std::move(out_rep));
-        }
-      }
+      ReadPhaseRun(r, runs[i], &pr);
       res.runs.push_back(std::move(pr));
     }
   }
   if (!r.ok()) return Status::InvalidArgument(r.error());
   *out = std::move(res);
   return Status::OK();
+}
+
+Status PhaseRunFromJson(const json& j, PhaseRun* out) {
+  Reader r("run");
+  ReadPhaseRun(r, j, out);
+  return r.ok() ? Status::OK() : Status::InvalidArgument(r.error());
+}
+
+Status EngineRunFromJson(const json& j, EngineRun* out) {
+  Reader r("engine");
+  ReadEngineRun(r, j, out);
+  return r.ok() ? Status::OK() : Status::InvalidArgument(r.error());
 }
 
 Status WriteFileAtomically(const std::string& path, const std::string& contents) {

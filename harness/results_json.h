@@ -20,6 +20,13 @@ nlohmann::json ResultsToJson(const RunResults& results);
 // of a schema version this build reads.
 Status ResultsFromJson(const nlohmann::json& doc, RunResults* out);
 
+// One PhaseRun / EngineRun, as they appear inside results.json; the engine
+// child process streams these to the runner one line at a time.
+nlohmann::json PhaseRunToJson(const PhaseRun& run);
+Status PhaseRunFromJson(const nlohmann::json& doc, PhaseRun* out);
+nlohmann::json EngineRunToJson(const EngineRun& engine);
+Status EngineRunFromJson(const nlohmann::json& doc, EngineRun* out);
+
 // Writes to `path` atomically (a temporary file in the same directory, fsync,
 // rename), so a reader never sees half a file and an old file survives a
 // failed write.

@@ -1,0 +1,70 @@
+#include "harness/engine_runner.h"
+
+#include <nlohmann/json.hpp>
+
+#include "adapters/registry.h"
+#include "datasets/key_generator.h"
+#include "harness/engine_process.h"
+#include "harness/phase_executor.h"
+#include "harness/results_json.h"
+#include "datasets/value_generator.h"
+
+namespace kvbench::harness {
+
+namespace {
+
+int Fail(int fd, const Status& s) {
+  WriteLine(fd, nlohmann::json{{"error", s.ToString()}}.dump());
+  return 3;
+}
+
+}  // namespace
+
+int RunEngineInChild(const RunPlan& plan, const EngineRun& engine,
+                     const std::string& data_directory, bool show_progress, int fd) {
+  const Workload& w = plan.workload;
+  std::unique_ptr<Adapter> adapter;
+  Status s = AdapterRegistry::Global().Create(engine.name, &adapter);
+  if (!s.ok()) return Fail(fd, s);
+  OpenRequest request;
+  request.directory = data_directory;
+  request.options = EngineOptions(engine.options);
+
+  datasets::DatasetSpec spec;
+  spec.kind = w.dataset_kind;
+  spec.count = w.dataset_count;
+  spec.seed = w.seed;
+  for (const auto& [k, v] : w.dataset_params) {
+    if (k != "count" && k != "seed") spec.params[k] = v;
+  }
+  std::unique_ptr<datasets::KeyGenerator> keys;
+  s = datasets::NewKeyGenerator(spec, &keys);
+  if (!s.ok()) return Fail(fd, s);
+  datasets::ValueOptions value_options;
+  s = datasets::ParseValueOptions(w.value_params, &value_options);
+  if (!s.ok()) return Fail(fd, s);
+  auto values = std::make_unique<datasets::ValueGenerator>(value_options, w.seed);
+
+  EngineHandle handle(engine.name, std::move(adapter), request);
+  s = handle.Open(nullptr);
+  if (!s.ok()) return Fail(fd, s);
+
+  PhaseInputs inputs;
+  inputs.workload = &w;
+  inputs.keys = keys.get();
+  inputs.values = values.get();
+  inputs.show_progress = show_progress;
+  PhaseExecutor executor(inputs, &handle);
+  for (size_t i = 0; i < w.phases.size(); ++i) {
+    const PhaseSpec& phase = w.phases[i];
+    for (const MatrixPoint& point : ExpandMatrix(phase)) {
+      PhaseRun run = executor.Run(phase, i, point.threads, point.target, point.cache);
+      if (!WriteLine(fd, nlohmann::json{{"run", PhaseRunToJson(run)}}.dump())) return 4;
+    }
+  }
+  s = handle.Close();
+  if (!s.ok()) return Fail(fd, s);
+  return 0;
+}
+
+}  // namespace kvbench::harness

@@ -1,0 +1,341 @@
+#include "harness/phase_worker.h"
+
+#include <cstring>
+#include <thread>
+
+#include "datasets/key_generator.h"
+#include "datasets/random.h"
+#include "harness/cycle_clock.h"
+#include "datasets/request_distribution.h"
+#include "datasets/value_generator.h"
+
+namespace kvbench::harness {
+
+const char* OpKindName(OpKind kind) {
+  switch (kind) {
+    case OpKind::kInsert: return "insert";
+    case OpKind::kUpdate: return "update";
+    case OpKind::kDelete: return "delete";
+    case OpKind::kRmw: return "rmw";
+    case OpKind::kGet: return "get";
+    case OpKind::kScan: return "scan";
+    case OpKind::kCommit: return "commit";
+    case OpKind::kCount: break;
+  }
+  return "?";
+}
+
+namespace {
+
+// Word-at-a-time hash of the operation stream; cheap enough to run per
+// operation outside the timed call.
+inline uint64_t MixStream(uint64_t h, int kind, Slice key) {
+  h = datasets::Mix64(h ^ (static_cast<uint64_t>(kind) + 0x9e37));
+  size_t i = 0;
+  for (; i + 8 <= key.size(); i += 8) {
+    uint64_t w;
+    std::memcpy(&w, key.data() + i, 8);
+    h = (h ^ w) * 0x100000001b3ULL;
+    h ^= h >> 29;
+  }
+  uint64_t tail = key.size();
+  for (; i < key.size(); ++i) tail = (tail << 8) | static_cast<uint8_t>(key[i]);
+  return datasets::Mix64(h ^ tail);
+}
+
+// Counts rows and value bytes; for `skip` phases, passes over the first
+// `skip` entries; for `range` phases, stops at the end key.
+class CountingVisitor final : public ScanVisitor {
+ public:
+  bool Visit(Slice key, Slice value) override {
+    if (has_end_ && key >= end_) return false;
+    ++rows_;
+    bytes_ += value.size();
+    return true;
+  }
+  void Reset(Slice end, bool has_end) {
+    end_ = end;
+    has_end_ = has_end;
+    rows_ = bytes_ = 0;
+  }
+  uint64_t rows() const { return rows_; }
+  uint64_t bytes() const { return bytes_; }
+
+ private:
+  Slice end_;
+  bool has_end_ = false;
+  uint64_t rows_ = 0;
+  uint64_t bytes_ = 0;
+};
+
+}  // namespace
+
+class PhaseWorker::Impl {
+ public:
+  Impl(const WorkerPlan& plan, int thread_index)
+      : plan_(plan),
+        spec_(*plan.spec),
+        thread_(thread_index),
+        rng_(datasets::HashOf(plan.seed, 0x6d6978, static_cast<uint64_t>(thread_index))) {
+    const uint64_t thread_seed = datasets::HashOf(plan.seed, 0x63686f, static_cast<uint64_t>(thread_index));
+    // Checked by PlanRun before any engine ran, so this cannot fail here.
+    datasets::NewRequestDistribution({spec_.distribution, spec_.distribution_params},
+                                     plan.present == 0 ? 1 : plan.present, thread_seed,
+                                     static_cast<uint32_t>(thread_index),
+                                     static_cast<uint32_t>(plan.threads), &chooser_);
+    present_ = plan.present == 0 ? 1 : plan.present;
+    key_.reserve(plan.keys->max_length());
+    end_key_.reserve(plan.keys->max_length());
+    if (spec_.op == "mix") {
+      double total = 0;
+      for (const auto& [name, share] : spec_.proportions) total += share;
+      double acc = 0;
+      for (const auto& [name, share] : spec_.proportions) {
+        acc += share / total;
+        mix_.push_back({acc, name == "read" ? OpKind::kGet
+                             : name == "update" ? OpKind::kUpdate
+                             : name == "insert" ? OpKind::kInsert
+                             : name == "scan" ? OpKind::kScan
+                                              : OpKind::kRmw});
+      }
+      mix_.back().first = 1.0;
+    }
+    scan_options_.limit = spec_.op == "range" ? 0 : spec_.limit;
+    scan_options_.direction =
+        spec_.direction == "backward" ? ScanDirection::kBackward : ScanDirection::kForward;
+    scan_options_.keys_only = !spec_.values;
+    if (spec_.op == "skip") {
+      scan_options_.from_edge = true;
+      scan_options_.limit = spec_.skip + spec_.limit;
+    }
+    if (spec_.keys == "repeat") repeat_index_ = NextPresent();
+    table_prefix_ = "t" + std::to_string(thread_index) + "/";
+  }
+
+  void Run(Session* session, uint64_t start_ticks, WorkerResult* out, std::atomic<uint64_t>* progress) {
+    const CycleClock& clock = CycleClock::Get();
+    const bool throttled = plan_.target_ops > 0;
+    const double interval_ticks =
+        throttled ? 1e9 / (plan_.target_ops / plan_.threads) / clock.ns_per_tick() : 0;
+    const uint64_t deadline =
+        plan_.duration_s > 0 ? start_ticks + clock.FromNs(static_cast<uint64_t>(plan_.duration_s * 1e9))
+                             : UINT64_MAX;
+    const uint64_t total = plan_.warmup_per_thread + plan_.ops_per_thread;
+    const bool batched = spec_.batch > 1 && IsWrite();
+    uint64_t in_batch = 0;
+    uint64_t digest = 0;
+    uint64_t measured = 0;
+
+    for (uint64_t i = 0; i < total || plan_.duration_s > 0; ++i) {
+      const bool record = i >= plan_.warmup_per_thread;
+      if (batched && in_batch == 0) Check(session->BeginBatch(), out);
+      const OpKind kind = NextKind();
+      PrepareKeys(kind, i);
+      if (spec_.table_per_thread) key_.insert(0, table_prefix_);
+      digest = MixStream(digest, static_cast<int>(kind), key_);
+
+      uint64_t t0;
+      if (throttled) {
+        const uint64_t due = start_ticks + static_cast<uint64_t>(static_cast<double>(i) * interval_ticks);
+        WaitUntil(clock, due);
+        t0 = due;  // latency from the intended start
+      } else {
+        t0 = clock.Now();
+      }
+      const Status s = Execute(kind, session);
+      const uint64_t t1 = clock.Now();
+
+      const size_t k = static_cast<size_t>(kind);
+      if (record) {
+        out->latency[k].Record(clock.ToNs(t1 > t0 ? t1 - t0 : 0));
+        ++measured;
+      }
+      if (!Account(kind, s, record, out)) break;
+
+      if (batched && ++in_batch == spec_.batch) {
+        in_batch = 0;
+        if (!Commit(session, clock, record, out)) break;
+      }
+      if ((i & 1023) == 0) progress->store(i, std::memory_order_relaxed);
+      if (t1 >= deadline) break;
+    }
+    if (batched && in_batch > 0) Commit(session, clock, true, out);
+    out->ops = measured;
+    out->digest = digest;
+    progress->store(total, std::memory_order_relaxed);
+  }
+
+ private:
+  bool IsWrite() const {
+    return spec_.op == "insert" || spec_.op == "update" || spec_.op == "delete" ||
+           spec_.op == "rmw" || spec_.op == "mix";
+  }
+
+  OpKind NextKind() {
+    const std::string& op = spec_.op;
+    if (op == "get") return OpKind::kGet;
+    if (op == "insert") return OpKind::kInsert;
+    if (op == "update") return OpKind::kUpdate;
+    if (op == "delete") return OpKind::kDelete;
+    if (op == "rmw") return OpKind::kRmw;
+    if (op == "mix") {
+      const double u = rng_.NextDouble();
+      for (const auto& [edge, kind] : mix_) {
+        if (u < edge) return kind;
+      }
+      return mix_.back().second;
+    }
+    return OpKind::kScan;  // scan, range, skip
+  }
+
+  // Fills key_ (and end_key_ for ranges) for operation i.
+  void PrepareKeys(OpKind kind, uint64_t i) {
+    switch (kind) {
+      case OpKind::kInsert: {
+        // Thread t takes indexes base + t, base + t + threads, ... so the
+        // phase inserts exactly [base, base + count) whatever the thread count.
+        const uint64_t idx = plan_.insert_base + static_cast<uint64_t>(thread_) +
+                             inserts_++ * static_cast<uint64_t>(plan_.threads);
+        plan_.keys->Key(idx, &key_);
+        value_index_ = idx;
+        value_version_ = 0;
+        return;
+      }
+      case OpKind::kGet:
+        if (spec_.keys == "absent") {
+          plan_.keys->AbsentKey(NextPresent(), &key_);
+        } else {
+          plan_.keys->Key(spec_.keys == "repeat" ? repeat_index_ : NextPresent(), &key_);
+        }
+        return;
+      case OpKind::kScan:
+        if (spec_.op == "range") {
+          const uint64_t n = plan_.present;
+          plan_.keys->Key(static_cast<uint64_t>(spec_.from * static_cast<double>(n)), &key_);
+          const uint64_t end = static_cast<uint64_t>(spec_.to * static_cast<double>(n));
+          has_end_ = end < n;
+          if (has_end_) plan_.keys->Key(end, &end_key_);
+        } else if (spec_.op == "skip") {
+          key_.clear();
+        } else {
+          plan_.keys->Key(NextPresent(), &key_);
+        }
+        return;
+      default: {  // update, delete, rmw: present keys
+        const uint64_t idx = NextPresent();
+        plan_.keys->Key(idx, &key_);
+        value_index_ = idx;
+        // A version no other operation of this phase writes: a new value.
+        value_version_ = 1 + i * static_cast<uint64_t>(plan_.threads) + static_cast<uint64_t>(thread_);
+        return;
+      }
+    }
+  }
+
+  Status Execute(OpKind kind, Session* session) {
+    switch (kind) {
+      case OpKind::kInsert:
+      case OpKind::kUpdate:
+        plan_.values->Value(value_index_, value_version_, &value_);
+        return session->Put(key_, value_);
+      case OpKind::kDelete:
+        return session->Delete(key_);
+      case OpKind::kGet:
+        return session->Get(key_, &value_);
+      case OpKind::kRmw: {
+        Status s = session->Get(key_, &value_);
+        if (!s.ok() && !s.IsNotFound()) return s;
+        plan_.values->Value(value_index_, value_version_, &value_);
+        return session->Put(key_, value_);
+      }
+      case OpKind::kScan:
+        visitor_.Reset(end_key_, spec_.op == "range" && has_end_);
+        return session->Scan(key_, scan_options_, &visitor_, nullptr);
+      default:
+        return Status::OK();
+    }
+  }
+
+  // Updates counters; false when the worker must stop (an error).
+  bool Account(OpKind kind, const Status& s, bool record, WorkerResult* out) {
+    WorkCounts& w = out->work[static_cast<size_t>(kind)];
+    if (s.ok()) {
+      if (kind == OpKind::kGet || kind == OpKind::kRmw) {
+        if (record) {
+          ++w.found;
+          w.bytes_returned += value_.size();
+        }
+      } else if (kind == OpKind::kScan && record) {
+        w.rows += spec_.op == "skip" ? (visitor_.rows() > spec_.skip ? visitor_.rows() - spec_.skip : 0)
+                                     : visitor_.rows();
+        w.bytes_returned += visitor_.bytes();
+      }
+      return true;
+    }
+    if (s.IsNotFound()) {
+      if (record) ++w.not_found;
+      return true;
+    }
+    if (s.IsNotSupported()) out->unsupported = true;
+    ++w.errors;
+    if (out->first_error.ok()) out->first_error = s.WithContext(OpKindName(kind));
+    return false;
+  }
+
+  bool Commit(Session* session, const CycleClock& clock, bool record, WorkerResult* out) {
+    const uint64_t t0 = clock.Now();
+    Status s = session->CommitBatch();
+    if (s.ok() && plan_.sync_each_commit) s = plan_.adapter->Sync();
+    const uint64_t t1 = clock.Now();
+    if (record) out->latency[static_cast<size_t>(OpKind::kCommit)].Record(clock.ToNs(t1 - t0));
+    return Account(OpKind::kCommit, s, false, out);
+  }
+
+  // Check a batch begin; errors are accounted like an operation's.
+  void Check(const Status& s, WorkerResult* out) {
+    if (!s.ok() && out->first_error.ok()) out->first_error = s.WithContext("begin batch");
+  }
+
+  static void WaitUntil(const CycleClock& clock, uint64_t due) {
+    for (;;) {
+      const uint64_t now = clock.Now();
+      if (now >= due) return;
+      const uint64_t left_ns = clock.ToNs(due - now);
+      if (left_ns > 200000) {
+        std::this_thread::sleep_for(std::chrono::nanoseconds(left_ns - 100000));
+      } else if (left_ns > 20000) {
+        std::this_thread::yield();
+      }
+    }
+  }
+
+  const WorkerPlan& plan_;
+  const PhaseSpec& spec_;
+  const int thread_;
+  datasets::Rng rng_;
+  uint64_t NextPresent() { return chooser_->Next(present_); }
+
+  std::unique_ptr<datasets::RequestDistribution> chooser_;
+  uint64_t present_ = 1;
+  std::vector<std::pair<double, OpKind>> mix_;
+  ScanOptions scan_options_;
+  CountingVisitor visitor_;
+  std::string key_, end_key_, value_;
+  std::string table_prefix_;
+  bool has_end_ = false;
+  uint64_t value_index_ = 0;
+  uint64_t value_version_ = 0;
+  uint64_t inserts_ = 0;
+  uint64_t repeat_index_ = 0;
+};
+
+PhaseWorker::PhaseWorker(const WorkerPlan& plan, int thread_index)
+    : impl_(std::make_unique<Impl>(plan, thread_index)) {}
+
+PhaseWorker::~PhaseWorker() = default;
+
+void PhaseWorker::Run(Session* session, uint64_t start_ticks) {
+  impl_->Run(session, start_ticks, &result_, &progress_);
+}
+
+}  // namespace kvbench::harness

@@ -1,0 +1,47 @@
+// RunPlan: a workload file read, scaled and checked against the registered
+// engines, their options and the datasets library, before anything runs.
+// `kvbench validate` prints it; `kvbench run` executes it.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "adapters/status.h"
+#include "harness/results.h"
+#include "harness/workload.h"
+
+namespace kvbench::harness {
+
+struct RunOverrides {
+  std::vector<std::string> engines;  // --engines: replaces the workload's list
+  double scale = 1.0;                // --scale
+  int repeat = 0;                    // --repeat: repetitions of every phase (0 = as written)
+  double timeout_s = 0;              // --timeout: per engine (0 = as written)
+};
+
+struct RunPlan {
+  Workload workload;
+  // Name, library version, every resolved option and the capabilities of each
+  // engine, in run order.
+  std::vector<EngineRun> engines;
+  // Resolved dataset and value parameters (defaults included).
+  std::map<std::string, std::string> dataset;
+  std::map<std::string, std::string> values;
+};
+
+// InvalidArgument (bad file contents, unknown engine, option, dataset or
+// distribution; "FILE: ..." prefixed) or IOError (unreadable file).
+Status PlanRun(const std::string& path, const RunOverrides& overrides, RunPlan* plan);
+
+// The plan as text for `kvbench validate`.
+std::string DescribePlan(const RunPlan& plan);
+
+// Every matrix point of a phase, in run order.
+struct MatrixPoint {
+  int threads;
+  double target;
+  std::string cache;
+};
+std::vector<MatrixPoint> ExpandMatrix(const PhaseSpec& spec);
+
+}  // namespace kvbench::harness

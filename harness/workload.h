@@ -1,0 +1,114 @@
+// A workload: one experiment, as read from a TOML file.
+//
+//   name = "quickstart"
+//   description = "..."
+//   engines = ["sqlite", "lmdb"]          # default: every engine that stores data
+//   timeout = 600                         # seconds per engine process
+//
+//   [dataset]                             # datasets/ kind and parameters
+//   kind = "urls"
+//   count = 100000
+//   seed = 42
+//   [values]                              # value generator parameters
+//   size = 40
+//
+//   [options.sqlite]                      # engine option overrides
+//   "sqlite.cache_size" = "-1048576"
+//
+//   [[phase]]
+//   name = "load"
+//   op = "insert"                         # see PhaseSpec::op
+//   count = 100000
+//   batch = 65536
+//
+// Parameters given as lists (threads, target, cache) expand into a matrix.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "adapters/status.h"
+
+namespace kvbench::harness {
+
+struct PhaseSpec {
+  std::string name;
+  // insert      new keys (the next `count` indexes after those already
+  //             inserted; the first insert phase is the load)
+  // update      overwrite present keys chosen by `distribution`
+  // delete      delete present keys chosen by `distribution`
+  // rmw         read-modify-write present keys
+  // get         point reads; `keys` = present | absent | repeat (one key,
+  //             `count` times)
+  // scan        from a present key, `limit` entries, `direction`
+  // range       from the key at fraction `from` to the key at fraction `to`
+  //             of the key space (index order; numeric for sequential keys)
+  // skip        from the edge, skip `skip` entries then take `limit`
+  // mix         a YCSB-style mix by `proportions` (read, update, insert,
+  //             scan, rmw)
+  // reorganize  the engine's compaction (sqlite VACUUM, pbtree reorganize)
+  // reopen      close and reopen the engine (open time measured)
+  std::string op;
+  int line = 0;  // where the phase starts in the file, for messages
+
+  uint64_t count = 0;     // operations (0 with duration_s > 0: run for a time)
+  double duration_s = 0;  // alternative to count
+  uint64_t batch = 1;     // writes per transaction (1 = one per transaction)
+  uint64_t warmup = 0;    // unmeasured operations before the measured ones
+  int repetitions = 1;
+  std::vector<int> threads = {1};
+  std::vector<double> targets = {0};       // ops/s over all threads, 0 = unthrottled
+  std::vector<std::string> caches = {""};  // "cold" | "hot"; "" = as it is
+  std::string keys = "present";            // get: present | absent | repeat
+  std::string distribution = "uniform";    // uniform | zipfian | latest | hotspot | sequential ...
+  std::map<std::string, std::string> distribution_params;
+  std::string sync = "none";               // none | commit (engine Sync() after each commit)
+  bool reopen = false;                     // reopen (not evicted) before the phase
+  // Seed 003's "one table per thread": each thread's keys carry a prefix of
+  // its own ("t<thread>/"), the portable stand-in for a table per writer.
+  bool table_per_thread = false;
+  // scan / range / skip
+  uint64_t limit = 100;
+  std::string direction = "forward";       // forward | backward
+  bool values = true;                      // scans read values too
+  double from = 0, to = 1;
+  uint64_t skip = 0;
+  // mix
+  std::map<std::string, double> proportions;  // read, update, insert, scan, rmw
+};
+
+struct Workload {
+  std::string name;
+  std::string description;
+  std::string file;
+  std::string source;
+  std::vector<std::string> engines;  // empty: all that store data
+  double timeout_s = 1800;
+  std::string dataset_kind = "urls";
+  std::map<std::string, std::string> dataset_params;  // includes count and seed
+  uint64_t dataset_count = 0;
+  uint64_t seed = 42;
+  std::map<std::string, std::string> value_params;
+  std::map<std::string, std::map<std::string, std::string>> engine_options;
+  std::vector<PhaseSpec> phases;
+  // Where top-level fields start ("engines", "dataset", "options.sqlite",
+  // "options.sqlite.sqlite.cache_size"), for messages about their values.
+  std::map<std::string, int> field_lines;
+
+  // "FILE:LINE: " for a recorded field, "FILE: " otherwise.
+  std::string Where(const std::string& field) const;
+};
+
+// Reads and checks a workload file. Errors are InvalidArgument with one
+// message "FILE:LINE:COL: field 'phase[2].count': must be >= 1" (or IOError
+// for an unreadable file).
+Status LoadWorkloadFile(const std::string& path, Workload* out);
+Status ParseWorkload(const std::string& text, const std::string& path, Workload* out);
+
+// Multiplies the dataset size and every phase's count and warm-up by `scale`
+// (rounded, at least 1 where it was at least 1).
+void ScaleWorkload(double scale, Workload* workload);
+
+}  // namespace kvbench::harness

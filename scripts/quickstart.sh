@@ -1,0 +1,11 @@
+#!/usr/bin/env bash
+# The main job: install what is needed, build, list the engines and run the
+# quickstart workload on every embedded engine, writing a report to
+# runs/quickstart/ (report.md, report.html, results.csv, results.json).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/install-deps.sh
+bash scripts/build.sh
+./build/harness/kvbench engines
+./build/harness/kvbench run workloads/quickstart.toml --out runs/quickstart
+echo "report: runs/quickstart/report.md and runs/quickstart/report.html"
