@@ -10,7 +10,11 @@
 //   BM_LmdbThroughKvbench  the same gets through kvbench: the lmdb adapter's
 //                      Session driven by the runner's timed loop (PhaseWorker:
 //                      key generation, clock reads, histogram, digest).
-// Their ns_per_op counters should agree within 10% (the bound).
+// BM_LmdbPlainLoop's ns_per_op (wall time / gets) is what the library costs.
+// BM_LmdbThroughKvbench reports two figures: reported_mean_ns, the mean of
+// the per-get latencies kvbench records (what its reports state), which should
+// agree with the plain loop within 10%; and ns_per_op, the wall time per get of
+// the whole loop, which also pays for the harness's own work between calls.
 #include <benchmark/benchmark.h>
 #include <lmdb.h>
 
@@ -131,11 +135,16 @@ void BM_LmdbThroughKvbench(benchmark::State& state) {
   plan.present = kKeys;
   plan.ops_per_thread = kGetsPerIteration;
   uint64_t found = 0;
+  LatencyHistogram latency;
   for (auto _ : state) {
     PhaseWorker worker(plan, 0);
     worker.Run(session.get(), CycleClock::Get().Now());
     found += worker.result().work[static_cast<size_t>(OpKind::kGet)].found;
+    latency.Merge(worker.result().latency[static_cast<size_t>(OpKind::kGet)]);
   }
+  // What a kvbench report states per get: the mean of the timed calls.
+  state.counters["reported_mean_ns"] = latency.mean();
+  state.counters["reported_p50_ns"] = static_cast<double>(latency.ValueAtQuantile(0.5));
   if (found != state.iterations() * kGetsPerIteration) state.SkipWithError("missing keys");
   session.reset();
   adapter->Close();

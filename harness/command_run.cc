@@ -1,4 +1,5 @@
-// `kvbench run FILE... [--engines a,b] [--scale F] [--repeat N] [--out DIR]`
+// `kvbench run FILE... [--engines a,b] [--scale F] [--repeat N] [--out DIR]
+//  [-p name=value]... [--ycsb-output]`
 #include <memory>
 
 #include "harness/cli.h"
@@ -10,7 +11,7 @@ void AddRunCommand(CLI::App& app, int* exit_code) {
   auto* cmd = app.add_subcommand("run", "Run workload files against engines");
   auto args = std::make_shared<RunArgs>();
   auto engines = std::make_shared<std::string>();
-  cmd->add_option("files", args->files, "Workload files (TOML)")->required();
+  cmd->add_option("files", args->files, "Workload files (TOML, or YCSB property files: any other name)")->required();
   cmd->add_option("--engines", *engines, "Comma-separated engines (replaces the workload's list)");
   cmd->add_option("--scale", args->overrides.scale, "Multiply every count by this factor");
   cmd->add_option("--repeat", args->overrides.repeat, "Repetitions of every phase");
@@ -19,6 +20,11 @@ void AddRunCommand(CLI::App& app, int* exit_code) {
   cmd->add_option("--data-dir", args->data_dir, "Where engines keep their files (default OUT/data)");
   cmd->add_flag("--keep-data", args->keep_data, "Keep the engines' files after the run");
   cmd->add_flag("-q,--quiet", args->quiet, "No progress on stderr");
+  cmd->add_option("-p", args->overrides.properties,
+                  "YCSB property override name=value (repeatable; YCSB property files only)")
+      ->allow_extra_args(false);
+  cmd->add_flag("--ycsb-output", args->ycsb_output,
+                "Print YCSB-style summary lines ([OVERALL], [READ]...) after each engine");
   cmd->callback([args, engines, exit_code] {
     if (!engines->empty()) {
       for (const auto& e : CLI::detail::split(*engines, ',')) args->overrides.engines.push_back(e);

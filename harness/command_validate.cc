@@ -16,6 +16,9 @@ void AddValidateCommand(CLI::App& app, int* exit_code) {
   cmd->add_option("--engines", *engines, "Comma-separated engines (replaces the workload's list)");
   cmd->add_option("--scale", overrides->scale, "Multiply every count by this factor");
   cmd->add_option("--repeat", overrides->repeat, "Repetitions of every phase");
+  cmd->add_option("-p", overrides->properties,
+                  "YCSB property override name=value (repeatable; YCSB property files only)")
+      ->allow_extra_args(false);
   cmd->callback([=] {
     if (!engines->empty()) {
       for (const auto& e : CLI::detail::split(*engines, ',')) overrides->engines.push_back(e);
@@ -27,6 +30,9 @@ void AddValidateCommand(CLI::App& app, int* exit_code) {
         fmt::print(stderr, "kvbench: {}\n", s.message());
         *exit_code = kExitBadInput;
         return;
+      }
+      for (const std::string& warning : plan.warnings) {
+        fmt::print(stderr, "kvbench: warning: {}\n", warning);
       }
       fmt::print("{}", DescribePlan(plan));
     }

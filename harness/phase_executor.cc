@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdio>
@@ -114,6 +115,17 @@ PhaseRun PhaseExecutor::Run(const PhaseSpec& spec, size_t phase_index, int threa
   }
   if (spec.duration_s > 0) run.params["duration_s"] = std::to_string(spec.duration_s);
   for (const auto& [k, v] : spec.proportions) run.params["proportion." + k] = std::to_string(v);
+  if (spec.ycsb) {
+    run.params["ycsb.fieldcount"] = std::to_string(spec.ycsb->field_count);
+    run.params["ycsb.readallfields"] = spec.ycsb->read_all_fields ? "true" : "false";
+    run.params["ycsb.writeallfields"] = spec.ycsb->write_all_fields ? "true" : "false";
+    run.params["ycsb.key_space"] = std::to_string(spec.ycsb->key_space);
+    if (spec.proportions.contains("scan")) {
+      run.params["ycsb.scanlength"] = spec.ycsb->scan_length_distribution + " [" +
+                                      std::to_string(spec.ycsb->min_scan_length) + ", " +
+                                      std::to_string(spec.ycsb->max_scan_length) + "]";
+    }
+  }
 
   const std::string reason = UnsupportedReason(spec, engine_->adapter()->capabilities());
   if (!reason.empty()) {
@@ -222,10 +234,17 @@ Status PhaseExecutor::RunWorkers(const PhaseSpec& spec, uint64_t seed, int threa
   base.threads = threads;
   base.target_ops = target;
   base.present = engine_->present;
-  base.insert_base = engine_->present;
+  base.insert_base = spec.ycsb && spec.ycsb->first_insert ? *spec.ycsb->first_insert
+                                                          : engine_->present;
   base.duration_s = record ? spec.duration_s : 0;
   base.sync_each_commit = spec.sync == "commit";
   base.adapter = adapter;
+
+  std::unique_ptr<PaddedCounter[]> insert_counts;
+  if (spec.ycsb && spec.proportions.contains("insert")) {
+    insert_counts = std::make_unique<PaddedCounter[]>(static_cast<size_t>(threads));
+    base.insert_counts = insert_counts.get();
+  }
 
   std::vector<WorkerPlan> plans(static_cast<size_t>(threads), base);
   std::vector<std::unique_ptr<Session>> sessions(static_cast<size_t>(threads));
@@ -294,7 +313,10 @@ Status PhaseExecutor::RunWorkers(const PhaseSpec& spec, uint64_t seed, int threa
     if (r.unsupported) *unsupported = true;
   }
   // Inserted keys stay present for the following phases (warm-up inserts too).
-  engine_->present += merged.latency[static_cast<size_t>(OpKind::kInsert)].count();
+  // Threads interleave, so the phase inserted [insert_base, insert_base + n).
+  engine_->present = std::max(
+      engine_->present,
+      base.insert_base + merged.latency[static_cast<size_t>(OpKind::kInsert)].count());
   if (!record) return first_error;
 
   out->seconds = seconds;
@@ -318,7 +340,7 @@ Status PhaseExecutor::RunWorkers(const PhaseSpec& spec, uint64_t seed, int threa
   for (size_t k = 0; k < merged.latency.size(); ++k) {
     if (merged.latency[k].count() == 0) continue;
     OpFigures f;
-    f.op = OpKindName(static_cast<OpKind>(k));
+    f.op = OpName(static_cast<OpKind>(k), spec);
     f.ops = merged.latency[k].count();
     f.ops_per_sec = seconds > 0 ? static_cast<double>(f.ops) / seconds : 0;
     f.latency = merged.latency[k].Summarize();

@@ -1,13 +1,19 @@
 #include "harness/phase_worker.h"
 
+#include <algorithm>
+#include <cstdio>
 #include <cstring>
 #include <thread>
 
+#include <optional>
+
 #include "datasets/key_generator.h"
 #include "datasets/random.h"
-#include "harness/cycle_clock.h"
 #include "datasets/request_distribution.h"
 #include "datasets/value_generator.h"
+#include "datasets/zipfian.h"
+#include "harness/cycle_clock.h"
+#include "harness/ycsb_record.h"
 
 namespace kvbench::harness {
 
@@ -23,6 +29,18 @@ const char* OpKindName(OpKind kind) {
     case OpKind::kCount: break;
   }
   return "?";
+}
+
+const char* OpName(OpKind kind, const PhaseSpec& spec) {
+  if (!spec.ycsb) return OpKindName(kind);
+  switch (kind) {
+    case OpKind::kInsert: return "INSERT";
+    case OpKind::kUpdate: return "UPDATE";
+    case OpKind::kRmw: return "READ-MODIFY-WRITE";
+    case OpKind::kGet: return "READ";
+    case OpKind::kScan: return "SCAN";
+    default: return OpKindName(kind);
+  }
 }
 
 namespace {
@@ -41,6 +59,13 @@ inline uint64_t MixStream(uint64_t h, int kind, Slice key) {
   uint64_t tail = key.size();
   for (; i < key.size(); ++i) tail = (tail << 8) | static_cast<uint8_t>(key[i]);
   return datasets::Mix64(h ^ tail);
+}
+
+// "t<thread>/". (Not "t" + std::to_string(): GCC 12 warns falsely there.)
+std::string TablePrefix(int thread) {
+  char buf[16];
+  const int n = std::snprintf(buf, sizeof buf, "t%d/", thread);
+  return std::string(buf, static_cast<size_t>(n));
 }
 
 // Counts rows and value bytes; for `skip` phases, passes over the first
@@ -76,14 +101,23 @@ class PhaseWorker::Impl {
       : plan_(plan),
         spec_(*plan.spec),
         thread_(thread_index),
-        rng_(datasets::HashOf(plan.seed, 0x6d6978, static_cast<uint64_t>(thread_index))) {
+        rng_(datasets::HashOf(plan.seed, 0x6d6978, static_cast<uint64_t>(thread_index))),
+        aux_rng_(datasets::HashOf(plan.seed, 0x617578, static_cast<uint64_t>(thread_index))),
+        table_prefix_(TablePrefix(thread_index)) {
     const uint64_t thread_seed = datasets::HashOf(plan.seed, 0x63686f, static_cast<uint64_t>(thread_index));
-    // Checked by PlanRun before any engine ran, so this cannot fail here.
-    datasets::NewRequestDistribution({spec_.distribution, spec_.distribution_params},
-                                     plan.present == 0 ? 1 : plan.present, thread_seed,
-                                     static_cast<uint32_t>(thread_index),
-                                     static_cast<uint32_t>(plan.threads), &chooser_);
     present_ = plan.present == 0 ? 1 : plan.present;
+    const uint64_t item_count = spec_.ycsb && spec_.ycsb->key_space > 0 ? spec_.ycsb->key_space
+                                                                        : present_;
+    // Checked by PlanRun before any engine ran, so this cannot fail here.
+    datasets::NewRequestDistribution({spec_.distribution, spec_.distribution_params}, item_count,
+                                     thread_seed, static_cast<uint32_t>(thread_index),
+                                     static_cast<uint32_t>(plan.threads), &chooser_);
+    if (spec_.ycsb) {
+      layout_.emplace(plan.values, spec_.ycsb->field_count);
+      if (spec_.ycsb->scan_length_distribution == "zipfian") {
+        scan_lengths_.emplace(spec_.ycsb->min_scan_length, spec_.ycsb->max_scan_length);
+      }
+    }
     key_.reserve(plan.keys->max_length());
     end_key_.reserve(plan.keys->max_length());
     if (spec_.op == "mix") {
@@ -109,7 +143,6 @@ class PhaseWorker::Impl {
       scan_options_.limit = spec_.skip + spec_.limit;
     }
     if (spec_.keys == "repeat") repeat_index_ = NextPresent();
-    table_prefix_ = "t" + std::to_string(thread_index) + "/";
   }
 
   void Run(Session* session, uint64_t start_ticks, WorkerResult* out, std::atomic<uint64_t>* progress) {
@@ -144,6 +177,9 @@ class PhaseWorker::Impl {
       }
       const Status s = Execute(kind, session);
       const uint64_t t1 = clock.Now();
+      if (kind == OpKind::kInsert && plan_.insert_counts != nullptr) {
+        plan_.insert_counts[thread_].value.store(inserts_, std::memory_order_release);
+      }
 
       const size_t k = static_cast<size_t>(kind);
       if (record) {
@@ -220,6 +256,7 @@ class PhaseWorker::Impl {
         } else {
           plan_.keys->Key(NextPresent(), &key_);
         }
+        if (spec_.ycsb) scan_options_.limit = NextScanLength();
         return;
       default: {  // update, delete, rmw: present keys
         const uint64_t idx = NextPresent();
@@ -227,12 +264,14 @@ class PhaseWorker::Impl {
         value_index_ = idx;
         // A version no other operation of this phase writes: a new value.
         value_version_ = 1 + i * static_cast<uint64_t>(plan_.threads) + static_cast<uint64_t>(thread_);
+        if (spec_.ycsb) field_ = static_cast<uint32_t>(aux_rng_.Uniform(spec_.ycsb->field_count));
         return;
       }
     }
   }
 
   Status Execute(OpKind kind, Session* session) {
+    if (layout_) return ExecuteYcsb(kind, session);
     switch (kind) {
       case OpKind::kInsert:
       case OpKind::kUpdate:
@@ -256,6 +295,50 @@ class PhaseWorker::Impl {
     }
   }
 
+  // YCSB operations on records (ycsb_record.h). READ gets the whole value
+  // whether or not readallfields asks for one field: a key-value engine
+  // stores the record as one value. UPDATE with writeallfields=false (and
+  // READ-MODIFY-WRITE's write) replaces one field's bytes: Get, replace, Put;
+  // with writeallfields=true it is a blind Put of a new record.
+  Status ExecuteYcsb(OpKind kind, Session* session) {
+    switch (kind) {
+      case OpKind::kInsert:
+        layout_->Record(value_index_, 0, &value_);
+        return session->Put(key_, value_);
+      case OpKind::kGet:
+        return session->Get(key_, &value_);
+      case OpKind::kUpdate:
+      case OpKind::kRmw: {
+        if (kind == OpKind::kUpdate && spec_.ycsb->write_all_fields) {
+          layout_->Record(value_index_, value_version_, &value_);
+          return session->Put(key_, value_);
+        }
+        Status s = session->Get(key_, &value_);
+        if (!s.ok() && !s.IsNotFound()) return s;
+        read_bytes_ = s.ok() ? value_.size() : 0;
+        bool replaced = false;
+        if (s.ok() && !spec_.ycsb->write_all_fields) {
+          layout_->Field(value_index_, value_version_, field_, &field_bytes_);
+          replaced = layout_->ReplaceField(field_, field_bytes_, &value_);
+        }
+        // A missing record, or writeallfields: the whole record.
+        if (!replaced) layout_->Record(value_index_, value_version_, &value_);
+        return session->Put(key_, value_);
+      }
+      case OpKind::kScan:
+        visitor_.Reset(end_key_, false);
+        return session->Scan(key_, scan_options_, &visitor_, nullptr);
+      default:
+        return Status::OK();
+    }
+  }
+
+  uint64_t NextScanLength() {
+    const YcsbPhaseSpec& y = *spec_.ycsb;
+    if (scan_lengths_) return scan_lengths_->Next(&aux_rng_);
+    return y.min_scan_length + aux_rng_.Uniform(y.max_scan_length - y.min_scan_length + 1);
+  }
+
   // Updates counters; false when the worker must stop (an error).
   bool Account(OpKind kind, const Status& s, bool record, WorkerResult* out) {
     WorkCounts& w = out->work[static_cast<size_t>(kind)];
@@ -263,7 +346,7 @@ class PhaseWorker::Impl {
       if (kind == OpKind::kGet || kind == OpKind::kRmw) {
         if (record) {
           ++w.found;
-          w.bytes_returned += value_.size();
+          w.bytes_returned += layout_ && kind == OpKind::kRmw ? read_bytes_ : value_.size();
         }
       } else if (kind == OpKind::kScan && record) {
         w.rows += spec_.op == "skip" ? (visitor_.rows() > spec_.skip ? visitor_.rows() - spec_.skip : 0)
@@ -313,15 +396,36 @@ class PhaseWorker::Impl {
   const PhaseSpec& spec_;
   const int thread_;
   datasets::Rng rng_;
-  uint64_t NextPresent() { return chooser_->Next(present_); }
+  datasets::Rng aux_rng_;  // YCSB's field and scan length choices
+  const std::string table_prefix_;
+  uint64_t NextPresent() {
+    if (plan_.insert_counts != nullptr) {
+      // YCSB reads reach the keys every thread has inserted so far (YCSB's
+      // acknowledged insert counter), not one a slower thread has yet to write.
+      uint64_t done = UINT64_MAX;
+      for (int t = 0; t < plan_.threads; ++t) {
+        done = std::min(done, plan_.insert_counts[t].value.load(std::memory_order_acquire));
+      }
+      if (done > 0) {
+        present_ = std::max(present_,
+                            plan_.insert_base + done * static_cast<uint64_t>(plan_.threads));
+      }
+    }
+    return chooser_->Next(present_);
+  }
 
   std::unique_ptr<datasets::RequestDistribution> chooser_;
+  // YCSB phases: records and scan lengths.
+  std::optional<YcsbRecordLayout> layout_;
+  std::optional<datasets::ZipfianGenerator> scan_lengths_;
+  std::string field_bytes_;
+  uint32_t field_ = 0;
+  size_t read_bytes_ = 0;
   uint64_t present_ = 1;
   std::vector<std::pair<double, OpKind>> mix_;
   ScanOptions scan_options_;
   CountingVisitor visitor_;
   std::string key_, end_key_, value_;
-  std::string table_prefix_;
   bool has_end_ = false;
   uint64_t value_index_ = 0;
   uint64_t value_version_ = 0;

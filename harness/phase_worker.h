@@ -33,6 +33,10 @@ namespace kvbench::harness {
 // Operation types a phase can record separately.
 enum class OpKind : int { kInsert, kUpdate, kDelete, kRmw, kGet, kScan, kCommit, kCount };
 const char* OpKindName(OpKind kind);
+// The name results give an operation type of `spec`: OpKindName, or for
+// phases made from a YCSB file YCSB's names (READ, UPDATE, INSERT, SCAN,
+// READ-MODIFY-WRITE).
+const char* OpName(OpKind kind, const PhaseSpec& spec);
 
 struct WorkerResult {
   std::array<LatencyHistogram, static_cast<size_t>(OpKind::kCount)> latency;
@@ -41,6 +45,11 @@ struct WorkerResult {
   uint64_t digest = 0;       // hash of the operation stream (kinds and keys)
   Status first_error;        // first error status (not NotFound)
   bool unsupported = false;  // the engine returned NotSupported
+};
+
+// A counter on a cache line of its own.
+struct alignas(64) PaddedCounter {
+  std::atomic<uint64_t> value{0};
 };
 
 // What a worker needs to know about the phase; shared read-only by all workers.
@@ -53,6 +62,11 @@ struct WorkerPlan {
   double target_ops = 0;       // over all threads
   uint64_t present = 0;        // keys [0, present) are loaded when the phase starts
   uint64_t insert_base = 0;    // the phase's inserts take indexes insert_base...
+  // YCSB mix phases with inserts: one counter per thread, each written only by
+  // its thread (inserts it completed), read by all to know which inserted
+  // keys exist: keys below insert_base + threads x min(counters) do (threads
+  // interleave their indexes). Null otherwise.
+  PaddedCounter* insert_counts = nullptr;
   uint64_t ops_per_thread = 0;
   uint64_t warmup_per_thread = 0;
   double duration_s = 0;       // when > 0: run until this much time passed

@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <cstdio>
 #include <filesystem>
 #include <memory>
 
@@ -14,6 +15,7 @@
 #include "harness/environment.h"
 #include "harness/results_json.h"
 #include "reports/reports.h"
+#include "reports/ycsb_summary.h"
 
 namespace kvbench::harness {
 
@@ -82,6 +84,9 @@ int RunWorkloadFile(const std::string& file, const RunArgs& args, bool several) 
     fmt::print(stderr, "kvbench: {}\n", s.message());
     return kExitBadInput;
   }
+  for (const std::string& warning : plan.warnings) {
+    fmt::print(stderr, "kvbench: warning: {}\n", warning);
+  }
   std::string out = args.out.empty() ? DefaultOutDir(plan.workload.name)
                                      : (several ? args.out + "/" + plan.workload.name : args.out);
   std::error_code ec;
@@ -112,6 +117,10 @@ int RunWorkloadFile(const std::string& file, const RunArgs& args, bool several) 
       fmt::print(stderr, "kvbench: {}: engine {} failed: {}\n", w.name, engine.name,
                  results.engines.back().reason);
       rc = kExitFailure;
+    }
+    if (args.ycsb_output) {
+      fmt::print("{}", reports::RenderYcsbSummary(results, engine.name));
+      std::fflush(stdout);
     }
     results.finished_at = UtcTimestamp();
     s = WriteResultsFile(results, results_path);

@@ -19,6 +19,7 @@ struct RunArgs {
   std::string data_dir;  // engines' files; default OUT/data, removed after the run
   bool keep_data = false;
   bool quiet = false;
+  bool ycsb_output = false;  // YCSB-style summary lines on stdout after each engine
   std::string command_line;
 };
 

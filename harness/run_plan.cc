@@ -8,6 +8,7 @@
 #include "datasets/key_generator.h"
 #include "datasets/request_distribution.h"
 #include "datasets/value_generator.h"
+#include "harness/ycsb_properties.h"
 
 namespace kvbench::harness {
 
@@ -40,9 +41,26 @@ std::vector<MatrixPoint> ExpandMatrix(const PhaseSpec& spec) {
 
 Status PlanRun(const std::string& path, const RunOverrides& overrides, RunPlan* plan) {
   RunPlan p;
-  KVBENCH_RETURN_IF_ERROR(LoadWorkloadFile(path, &p.workload));
+  if (IsYcsbPropertyFile(path)) {
+    KVBENCH_RETURN_IF_ERROR(LoadYcsbWorkload(path, overrides.properties, &p.workload));
+    if (!p.workload.ycsb_unused.empty()) {
+      std::string list;
+      for (const std::string& k : p.workload.ycsb_unused) list += (list.empty() ? "" : ", ") + k;
+      p.warnings.push_back(path + ": YCSB properties kvbench does not use: " + list);
+    }
+  } else if (!overrides.properties.empty()) {
+    return Status::InvalidArgument("-p " + overrides.properties[0] +
+                                   ": -p sets YCSB properties; '" + path +
+                                   "' is a TOML workload (edit the file instead)");
+  } else {
+    KVBENCH_RETURN_IF_ERROR(LoadWorkloadFile(path, &p.workload));
+  }
   Workload& w = p.workload;
   if (overrides.scale <= 0) return Status::InvalidArgument("--scale must be > 0");
+  if (overrides.scale != 1.0 && !w.ycsb_properties.empty()) {
+    return Status::InvalidArgument("--scale: not for YCSB property files (use -p recordcount=N "
+                                   "-p operationcount=N)");
+  }
   if (overrides.scale != 1.0) ScaleWorkload(overrides.scale, &w);
   w.dataset_params["count"] = std::to_string(w.dataset_count);
   w.dataset_params["seed"] = std::to_string(w.seed);
@@ -125,11 +143,15 @@ Status PlanRun(const std::string& path, const RunOverrides& overrides, RunPlan* 
 
   for (size_t i = 0; i < w.phases.size(); ++i) {
     const PhaseSpec& phase = w.phases[i];
-    const std::string where = fmt::format("{}:{}: phase '{}'", path, phase.line, phase.name);
+    const std::string where = phase.ycsb ? fmt::format("{}: phase '{}'", path, phase.name)
+                                         : fmt::format("{}:{}: phase '{}'", path, phase.line,
+                                                       phase.name);
     std::unique_ptr<datasets::RequestDistribution> distribution;
+    const uint64_t item_count =
+        phase.ycsb && phase.ycsb->key_space > 0 ? phase.ycsb->key_space : w.dataset_count;
     KVBENCH_RETURN_IF_ERROR(datasets::NewRequestDistribution(
                                 {phase.distribution, phase.distribution_params},
-                                w.dataset_count, 1, 0, 1, &distribution)
+                                item_count, 1, 0, 1, &distribution)
                                 .WithContext(where));
     if (phase.sync == "commit") {
       for (int t : phase.threads) {
@@ -156,9 +178,15 @@ std::string DescribePlan(const RunPlan& plan) {
     out += fmt::format("  {} ({})\n", e.name, e.library_version);
     for (const auto& [k, v] : e.options) out += fmt::format("    {} = {}\n", k, v.empty() ? "(unset)" : v);
   }
+  if (!w.ycsb_properties.empty()) {
+    out += "YCSB properties:";
+    for (const auto& [k, v] : w.ycsb_properties) out += fmt::format(" {}={}", k, v);
+    out += "\n";
+  }
   out += "phases:\n";
   for (const PhaseSpec& p : w.phases) {
-    out += fmt::format("  {} (line {}): op={} count={}", p.name, p.line, p.op, p.count);
+    out += p.ycsb ? fmt::format("  {}: op={} count={}", p.name, p.op, p.count)
+                  : fmt::format("  {} (line {}): op={} count={}", p.name, p.line, p.op, p.count);
     if (p.duration_s > 0) out += fmt::format(" duration={}s", p.duration_s);
     if (p.batch > 1) out += fmt::format(" batch={}", p.batch);
     if (p.warmup > 0) out += fmt::format(" warmup={}", p.warmup);
@@ -166,6 +194,8 @@ std::string DescribePlan(const RunPlan& plan) {
     if (p.op == "get") out += fmt::format(" keys={}", p.keys);
     if (p.sync != "none") out += fmt::format(" sync={}", p.sync);
     if (p.reopen) out += " reopen";
+    for (const auto& [k, v] : p.proportions) out += fmt::format(" {}={}", k, v);
+    if (p.ycsb && p.ycsb->key_space > 0) out += fmt::format(" key_space={}", p.ycsb->key_space);
     out += "\n";
     for (const MatrixPoint& m : ExpandMatrix(p)) {
       out += fmt::format("    threads={} target={} cache={}\n", m.threads,

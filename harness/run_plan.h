@@ -1,4 +1,5 @@
-// RunPlan: a workload file read, scaled and checked against the registered
+// RunPlan: a workload file (TOML, or a YCSB property file: any name not
+// ending in .toml, see ycsb_properties.h) read, scaled and checked against the registered
 // engines, their options and the datasets library, before anything runs.
 // `kvbench validate` prints it; `kvbench run` executes it.
 #pragma once
@@ -17,6 +18,8 @@ struct RunOverrides {
   double scale = 1.0;                // --scale
   int repeat = 0;                    // --repeat: repetitions of every phase (0 = as written)
   double timeout_s = 0;              // --timeout: per engine (0 = as written)
+  // -p name=value: YCSB property overrides (YCSB property files only).
+  std::vector<std::string> properties;
 };
 
 struct RunPlan {
@@ -27,6 +30,8 @@ struct RunPlan {
   // Resolved dataset and value parameters (defaults included).
   std::map<std::string, std::string> dataset;
   std::map<std::string, std::string> values;
+  // Things to tell the user once, on stderr (e.g. unused YCSB properties).
+  std::vector<std::string> warnings;
 };
 
 // InvalidArgument (bad file contents, unknown engine, option, dataset or

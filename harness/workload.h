@@ -26,12 +26,33 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "adapters/status.h"
 
 namespace kvbench::harness {
+
+// What a phase made from a YCSB property file adds (harness/ycsb_properties.h):
+// YCSB records (harness/ycsb_record.h), YCSB's operation names in results and
+// YCSB's key chooser and scan lengths.
+struct YcsbPhaseSpec {
+  uint32_t field_count = 10;
+  bool read_all_fields = true;
+  bool write_all_fields = false;
+  uint64_t min_scan_length = 1;
+  uint64_t max_scan_length = 1000;
+  std::string scan_length_distribution = "uniform";  // uniform | zipfian, over [min, max]
+  // The request distribution's item count (CoreWorkload sizes its key chooser
+  // from recordcount, insertcount and the expected inserts); 0 = the keys
+  // present when the phase starts.
+  uint64_t key_space = 0;
+  // The phase's inserts take indexes first_insert, first_insert + 1... (YCSB:
+  // insertstart for the load, recordcount for the transactions); unset = after
+  // the keys present.
+  std::optional<uint64_t> first_insert;
+};
 
 struct PhaseSpec {
   std::string name;
@@ -77,6 +98,8 @@ struct PhaseSpec {
   uint64_t skip = 0;
   // mix
   std::map<std::string, double> proportions;  // read, update, insert, scan, rmw
+  // Set for phases made from a YCSB property file.
+  std::optional<YcsbPhaseSpec> ycsb;
 };
 
 struct Workload {
@@ -96,6 +119,10 @@ struct Workload {
   // Where top-level fields start ("engines", "dataset", "options.sqlite",
   // "options.sqlite.sqlite.cache_size"), for messages about their values.
   std::map<std::string, int> field_lines;
+  // YCSB property files: the properties as resolved (file, then -p overrides;
+  // defaults included) and the ones kvbench does not use.
+  std::map<std::string, std::string> ycsb_properties;
+  std::vector<std::string> ycsb_unused;
 
   // "FILE:LINE: " for a recorded field, "FILE: " otherwise.
   std::string Where(const std::string& field) const;

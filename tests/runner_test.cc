@@ -8,6 +8,7 @@
 
 #include "harness/results_json.h"
 #include "harness/run_controller.h"
+#include "harness/run_plan.h"
 #include "tests/scratch_dir.h"
 
 namespace kvbench::harness {
@@ -27,6 +28,34 @@ class RunnerTest : public ::testing::Test {
     args.quiet = true;
     args.overrides.engines = engines;
     return RunWorkloads(args);
+  }
+
+  // Runs a YCSB property file (the repository's, or `text` written to a file)
+  // with -p overrides; returns the exit code.
+  int RunYcsb(const std::string& file, const std::vector<std::string>& engines,
+              const std::vector<std::string>& properties, bool ycsb_output = false) {
+    RunArgs args;
+    args.files = {file};
+    args.out = out_;
+    args.quiet = true;
+    args.ycsb_output = ycsb_output;
+    args.overrides.engines = engines;
+    args.overrides.properties = properties;
+    return RunWorkloads(args);
+  }
+  std::string WriteYcsbFile(const std::string& text) {
+    const std::string file = dir_.path() + "/ycsb-workload";
+    std::ofstream(file) << text;
+    return file;
+  }
+  static std::string RepoWorkload(const std::string& name) {
+    return (fs::path(__FILE__).parent_path().parent_path() / "workloads" / "ycsb" / name).string();
+  }
+  static const OpFigures* FindOp(const Repetition& rep, const std::string& op) {
+    for (const OpFigures& f : rep.ops) {
+      if (f.op == op) return &f;
+    }
+    return nullptr;
   }
 
   RunResults Results() {
@@ -197,6 +226,146 @@ TEST_F(RunnerTest, UnorderedEnginesReportScansAsUnsupported) {
   EXPECT_EQ(Find(r, "scan", "bdb-hash")->status, "unsupported");
   EXPECT_EQ(Find(r, "scan", "stdmap")->status, "ok");
   EXPECT_EQ(Find(r, "scan", "stdmap")->repetitions[0].ops[0].work.rows, 10u * 100u);
+}
+
+
+// ---- YCSB property files ----
+
+TEST_F(RunnerTest, AllSixYcsbCoreWorkloadsRunAndHashEnginesReportScansUnsupported) {
+  const std::vector<std::string> engines = {"stdmap", "sqlite", "lmdb", "bdb-btree", "tc-hash"};
+  for (const std::string name : {"workloada", "workloadb", "workloadc", "workloadd", "workloade",
+                                 "workloadf"}) {
+    ASSERT_EQ(RunYcsb(RepoWorkload(name), engines, {"recordcount=300", "operationcount=300"}), 0)
+        << name;
+    const RunResults r = Results();
+    ASSERT_EQ(r.engines.size(), engines.size());
+    for (const std::string& engine : engines) {
+      const PhaseRun* load = Find(r, "load", engine);
+      const PhaseRun* run = Find(r, "run", engine);
+      ASSERT_NE(load, nullptr) << name << " " << engine;
+      ASSERT_NE(run, nullptr) << name << " " << engine;
+      ASSERT_EQ(load->status, "ok") << load->reason;
+      ASSERT_NE(FindOp(load->repetitions.at(0), "INSERT"), nullptr);
+      EXPECT_EQ(FindOp(load->repetitions.at(0), "INSERT")->ops, 300u);
+      if (name == "workloade" && engine == "tc-hash") {
+        EXPECT_EQ(run->status, "unsupported") << name;
+        continue;
+      }
+      ASSERT_EQ(run->status, "ok") << name << " " << engine << ": " << run->reason;
+      const Repetition& rep = run->repetitions.at(0);
+      EXPECT_EQ(rep.ops.at(0).ops, 300u);
+      // Reads find every record, inserted ones included (workload D reads
+      // the latest inserts).
+      if (const OpFigures* read = FindOp(rep, "READ")) {
+        EXPECT_EQ(read->work.not_found, 0u) << name << " " << engine;
+        EXPECT_EQ(read->work.found, read->ops);
+        EXPECT_EQ(read->work.bytes_returned, read->ops * 1000) << "10 fields of 100 bytes";
+      }
+    }
+  }
+}
+
+TEST_F(RunnerTest, EveryYcsbOperationTypeGetsItsProportion) {
+  const std::string file = WriteYcsbFile(
+      "recordcount=2000\noperationcount=20000\nreadproportion=0.3\nupdateproportion=0.2\n"
+      "insertproportion=0.15\nscanproportion=0.15\nreadmodifywriteproportion=0.2\n"
+      "requestdistribution=zipfian\nmaxscanlength=10\nfieldlengthdistribution=uniform\n"
+      "measurementtype=hdrhistogram\n");
+  ASSERT_EQ(RunYcsb(file, {"stdmap", "sqlite", "lmdb"}, {}), 0);
+  const RunResults r = Results();
+  const std::map<std::string, double> expected = {{"READ", 0.3}, {"UPDATE", 0.2}, {"INSERT", 0.15},
+                                                  {"SCAN", 0.15}, {"READ-MODIFY-WRITE", 0.2}};
+  std::string digest;
+  for (const std::string engine : {"stdmap", "sqlite", "lmdb"}) {
+    const PhaseRun* run = Find(r, "run", engine);
+    ASSERT_NE(run, nullptr);
+    ASSERT_EQ(run->status, "ok") << run->reason;
+    const Repetition& rep = run->repetitions.at(0);
+    ASSERT_EQ(rep.ops.at(0).ops, 20000u);
+    if (digest.empty()) digest = rep.ops[0].work.stream_digest;
+    EXPECT_EQ(rep.ops[0].work.stream_digest, digest) << engine;
+    for (const auto& [op, share] : expected) {
+      const OpFigures* f = FindOp(rep, op);
+      ASSERT_NE(f, nullptr) << engine << " " << op;
+      EXPECT_NEAR(static_cast<double>(f->ops) / 20000.0, share, 0.02) << engine << " " << op;
+      EXPECT_GT(f->latency.count, 0u);
+      EXPECT_EQ(f->work.errors, 0u);
+    }
+    EXPECT_EQ(FindOp(rep, "READ")->work.not_found, 0u) << engine;
+    // Scans draw lengths from [1, 10] and start at present keys.
+    const OpFigures* scan = FindOp(rep, "SCAN");
+    EXPECT_GT(scan->work.rows, scan->ops * 3);
+    EXPECT_LE(scan->work.rows, scan->ops * 10);
+  }
+}
+
+TEST_F(RunnerTest, YcsbLatestWithThreadsReadsOnlyInsertedKeys) {
+  ASSERT_EQ(RunYcsb(RepoWorkload("workloadd"), {"stdmap", "lmdb"},
+                    {"recordcount=500", "operationcount=20000", "threadcount=4",
+                     "insertproportion=0.2", "readproportion=0.8"}),
+            0);
+  const RunResults r = Results();
+  for (const std::string engine : {"stdmap", "lmdb"}) {
+    const PhaseRun* run = Find(r, "run", engine);
+    ASSERT_NE(run, nullptr);
+    ASSERT_EQ(run->status, "ok") << run->reason;
+    EXPECT_EQ(run->threads, 4);
+    const OpFigures* read = FindOp(run->repetitions.at(0), "READ");
+    const OpFigures* insert = FindOp(run->repetitions.at(0), "INSERT");
+    ASSERT_NE(read, nullptr);
+    ASSERT_NE(insert, nullptr);
+    EXPECT_GT(insert->ops, 3000u);
+    EXPECT_EQ(read->work.not_found, 0u) << engine;
+  }
+}
+
+TEST_F(RunnerTest, YcsbOverridesReplaceTheFileAsYcsbDoes) {
+  RunPlan plan;
+  RunOverrides o;
+  o.properties = {"recordcount=123", "threadcount=2", "target=4000", "operationcount=400"};
+  ASSERT_TRUE(PlanRun(RepoWorkload("workloadb"), o, &plan).ok());
+  EXPECT_EQ(plan.workload.dataset_count, 123u);
+  EXPECT_EQ(plan.workload.phases.at(0).count, 123u);
+  EXPECT_EQ(plan.workload.phases.at(1).threads, std::vector<int>{2});
+  EXPECT_EQ(plan.workload.phases.at(1).targets, std::vector<double>{4000});
+  EXPECT_EQ(plan.workload.ycsb_properties.at("recordcount"), "123");
+
+  ASSERT_EQ(RunYcsb(RepoWorkload("workloadb"), {"stdmap"}, o.properties), 0);
+  const RunResults r = Results();
+  const PhaseRun* run = Find(r, "run", "stdmap");
+  ASSERT_NE(run, nullptr);
+  EXPECT_EQ(run->threads, 2);
+  EXPECT_EQ(run->target_ops, 4000);
+  EXPECT_EQ(run->repetitions.at(0).ops.at(0).ops, 400u);
+  // 400 operations at 4,000/s take at least 0.1 s of schedule.
+  EXPECT_GE(run->repetitions[0].seconds, 0.09);
+  EXPECT_EQ(Find(r, "load", "stdmap")->repetitions.at(0).ops.at(0).ops, 123u);
+}
+
+TEST_F(RunnerTest, BadYcsbInputExitsWithTwo) {
+  const std::string file = RepoWorkload("workloada");
+  EXPECT_EQ(RunYcsb(file, {"stdmap"}, {"requestdistribution=pareto"}), 2);
+  EXPECT_EQ(RunYcsb(file, {"stdmap"}, {"readproportion=lots"}), 2);
+  EXPECT_EQ(RunYcsb(file, {"stdmap"}, {"operationcount=-3"}), 2);
+  EXPECT_EQ(RunYcsb(WriteYcsbFile("recordcount=10\noperationcount=10\nupdateproportion=x\n"),
+                    {"stdmap"}, {}),
+            2);
+  const std::string toml = dir_.path() + "/w.toml";
+  std::ofstream(toml) << kSmall;
+  EXPECT_EQ(RunYcsb(toml, {"stdmap"}, {"recordcount=5"}), 2);
+  EXPECT_FALSE(fs::exists(out_ + "/results.json"));
+}
+
+TEST_F(RunnerTest, YcsbOutputPrintsYcsbSummaryLines) {
+  testing::internal::CaptureStdout();
+  const int rc = RunYcsb(RepoWorkload("workloada"), {"lmdb"},
+                         {"recordcount=200", "operationcount=200"}, true);
+  const std::string text = testing::internal::GetCapturedStdout();
+  ASSERT_EQ(rc, 0);
+  EXPECT_NE(text.find("[INSERT], Operations, 200\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("[OVERALL], Throughput(ops/sec), "), std::string::npos);
+  EXPECT_NE(text.find("[READ], 99thPercentileLatency(us), "), std::string::npos);
+  EXPECT_NE(text.find("[UPDATE], Return=OK, "), std::string::npos);
 }
 
 }  // namespace
