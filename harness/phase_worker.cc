@@ -103,7 +103,15 @@ class PhaseWorker::Impl {
         thread_(thread_index),
         rng_(datasets::HashOf(plan.seed, 0x6d6978, static_cast<uint64_t>(thread_index))),
         aux_rng_(datasets::HashOf(plan.seed, 0x617578, static_cast<uint64_t>(thread_index))),
-        table_prefix_(TablePrefix(thread_index)) {
+        table_prefix_(TablePrefix(thread_index)),
+        fixed_kind_(FixedKind(spec_.op)),
+        is_mix_(spec_.op == "mix"),
+        key_choice_(spec_.keys == "absent"   ? KeyChoice::kAbsent
+                    : spec_.keys == "repeat" ? KeyChoice::kRepeat
+                                             : KeyChoice::kPresent),
+        scan_shape_(spec_.op == "range"  ? ScanShape::kRange
+                    : spec_.op == "skip" ? ScanShape::kSkip
+                                         : ScanShape::kFromKey) {
     const uint64_t thread_seed = datasets::HashOf(plan.seed, 0x63686f, static_cast<uint64_t>(thread_index));
     present_ = plan.present == 0 ? 1 : plan.present;
     const uint64_t item_count = spec_.ycsb && spec_.ycsb->key_space > 0 ? spec_.ycsb->key_space
@@ -202,26 +210,32 @@ class PhaseWorker::Impl {
   }
 
  private:
-  bool IsWrite() const {
-    return spec_.op == "insert" || spec_.op == "update" || spec_.op == "delete" ||
-           spec_.op == "rmw" || spec_.op == "mix";
-  }
+  // The phase's shape, decoded once from its strings so the timed loop
+  // compares no text.
+  enum class KeyChoice { kPresent, kAbsent, kRepeat };
+  enum class ScanShape { kFromKey, kRange, kSkip };
 
-  OpKind NextKind() {
-    const std::string& op = spec_.op;
+  static OpKind FixedKind(const std::string& op) {
     if (op == "get") return OpKind::kGet;
     if (op == "insert") return OpKind::kInsert;
     if (op == "update") return OpKind::kUpdate;
     if (op == "delete") return OpKind::kDelete;
     if (op == "rmw") return OpKind::kRmw;
-    if (op == "mix") {
-      const double u = rng_.NextDouble();
-      for (const auto& [edge, kind] : mix_) {
-        if (u < edge) return kind;
-      }
-      return mix_.back().second;
+    return OpKind::kScan;  // scan, range, skip (mix draws per operation)
+  }
+
+  bool IsWrite() const {
+    return is_mix_ || fixed_kind_ == OpKind::kInsert || fixed_kind_ == OpKind::kUpdate ||
+           fixed_kind_ == OpKind::kDelete || fixed_kind_ == OpKind::kRmw;
+  }
+
+  OpKind NextKind() {
+    if (!is_mix_) return fixed_kind_;
+    const double u = rng_.NextDouble();
+    for (const auto& [edge, kind] : mix_) {
+      if (u < edge) return kind;
     }
-    return OpKind::kScan;  // scan, range, skip
+    return mix_.back().second;
   }
 
   // Fills key_ (and end_key_ for ranges) for operation i.
@@ -238,20 +252,20 @@ class PhaseWorker::Impl {
         return;
       }
       case OpKind::kGet:
-        if (spec_.keys == "absent") {
+        if (key_choice_ == KeyChoice::kAbsent) {
           plan_.keys->AbsentKey(NextPresent(), &key_);
         } else {
-          plan_.keys->Key(spec_.keys == "repeat" ? repeat_index_ : NextPresent(), &key_);
+          plan_.keys->Key(key_choice_ == KeyChoice::kRepeat ? repeat_index_ : NextPresent(), &key_);
         }
         return;
       case OpKind::kScan:
-        if (spec_.op == "range") {
+        if (scan_shape_ == ScanShape::kRange) {
           const uint64_t n = plan_.present;
           plan_.keys->Key(static_cast<uint64_t>(spec_.from * static_cast<double>(n)), &key_);
           const uint64_t end = static_cast<uint64_t>(spec_.to * static_cast<double>(n));
           has_end_ = end < n;
           if (has_end_) plan_.keys->Key(end, &end_key_);
-        } else if (spec_.op == "skip") {
+        } else if (scan_shape_ == ScanShape::kSkip) {
           key_.clear();
         } else {
           plan_.keys->Key(NextPresent(), &key_);
@@ -288,7 +302,7 @@ class PhaseWorker::Impl {
         return session->Put(key_, value_);
       }
       case OpKind::kScan:
-        visitor_.Reset(end_key_, spec_.op == "range" && has_end_);
+        visitor_.Reset(end_key_, scan_shape_ == ScanShape::kRange && has_end_);
         return session->Scan(key_, scan_options_, &visitor_, nullptr);
       default:
         return Status::OK();
@@ -349,7 +363,7 @@ class PhaseWorker::Impl {
           w.bytes_returned += layout_ && kind == OpKind::kRmw ? read_bytes_ : value_.size();
         }
       } else if (kind == OpKind::kScan && record) {
-        w.rows += spec_.op == "skip" ? (visitor_.rows() > spec_.skip ? visitor_.rows() - spec_.skip : 0)
+        w.rows += scan_shape_ == ScanShape::kSkip ? (visitor_.rows() > spec_.skip ? visitor_.rows() - spec_.skip : 0)
                                      : visitor_.rows();
         w.bytes_returned += visitor_.bytes();
       }
@@ -398,6 +412,10 @@ class PhaseWorker::Impl {
   datasets::Rng rng_;
   datasets::Rng aux_rng_;  // YCSB's field and scan length choices
   const std::string table_prefix_;
+  const OpKind fixed_kind_;
+  const bool is_mix_;
+  const KeyChoice key_choice_;
+  const ScanShape scan_shape_;
   uint64_t NextPresent() {
     if (plan_.insert_counts != nullptr) {
       // YCSB reads reach the keys every thread has inserted so far (YCSB's
