@@ -33,6 +33,11 @@ std::string Hex(uint64_t v) {
 
 bool IsScanLike(const std::string& op) { return op == "scan" || op == "range" || op == "skip"; }
 
+// Phases that are one timed call to the engine, not a stream of operations.
+bool IsSingleCall(const std::string& op) {
+  return op == "reorganize" || op == "reopen" || op == "sync";
+}
+
 // One line of progress on stderr, rewritten in place.
 void ShowProgress(const std::string& phase, const std::string& engine, uint64_t done,
                   uint64_t total, double seconds) {
@@ -173,7 +178,8 @@ Status PhaseExecutor::RunRepetition(const PhaseSpec& spec, size_t phase_index, i
   const uint64_t seed = datasets::HashOf(in_.workload->seed, 0x7068617365,
                                          phase_index * 1000003 + static_cast<uint64_t>(rep));
   // Warm-up: the same kind of work, unmeasured, before the measured pass.
-  if (spec.warmup > 0 && spec.op != "reorganize" && spec.op != "reopen") {
+  const bool single_call = IsSingleCall(spec.op);
+  if (spec.warmup > 0 && !single_call) {
     Repetition ignored;
     KVBENCH_RETURN_IF_ERROR(RunWorkers(spec, seed ^ 0x5741524d, threads, target, spec.warmup,
                                        false, &ignored, unsupported));
@@ -183,11 +189,13 @@ Status PhaseExecutor::RunRepetition(const PhaseSpec& spec, size_t phase_index, i
   const ResourceSnapshot before = TakeResourceSnapshot();
   const auto t0 = SteadyClock::now();
   Status status;
-  if (spec.op == "reorganize" || spec.op == "reopen") {
+  if (single_call) {
     const CycleClock& clock = CycleClock::Get();
     const uint64_t c0 = clock.Now();
     if (spec.op == "reorganize") {
       status = engine_->adapter()->Reorganize().WithContext("reorganize");
+    } else if (spec.op == "sync") {
+      status = engine_->adapter()->Sync().WithContext("sync");
     } else {
       status = engine_->Close();
       if (status.ok()) status = engine_->Open(nullptr);

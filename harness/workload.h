@@ -71,6 +71,8 @@ struct PhaseSpec {
   //             scan, rmw)
   // reorganize  the engine's compaction (sqlite VACUUM, pbtree reorganize)
   // reopen      close and reopen the engine (open time measured)
+  // sync        the engine's Sync(): flush everything to stable storage, so
+  //             the file sizes measured after it are what is on disk
   std::string op;
   int line = 0;  // where the phase starts in the file, for messages
 

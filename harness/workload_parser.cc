@@ -123,7 +123,8 @@ class Checker {
 };
 
 const std::set<std::string> kOps = {"insert", "update", "delete", "rmw",        "get",   "scan",
-                                    "range",  "skip",   "mix",    "reorganize", "reopen"};
+                                    "range",  "skip",   "mix",    "reorganize", "reopen",
+                                    "sync"};
 
 void ParsePhase(Checker& c, const toml::table& t, size_t index, Workload* w) {
   PhaseSpec p;
@@ -136,7 +137,7 @@ void ParsePhase(Checker& c, const toml::table& t, size_t index, Workload* w) {
                    "proportions"});
   if (!c.String(t, prefix, "op", &p.op) && c.ok()) {
     c.Fail(t.source(), prefix + "op", "missing (one of insert, update, delete, rmw, get, scan, "
-                                      "range, skip, mix, reorganize, reopen)");
+                                      "range, skip, mix, reorganize, reopen, sync)");
   }
   if (c.ok() && !kOps.contains(p.op)) {
     std::string list;
@@ -225,7 +226,7 @@ void ParsePhase(Checker& c, const toml::table& t, size_t index, Workload* w) {
   if (!c.ok()) return;
 
   // Cross-field checks.
-  const bool counted = p.op != "reorganize" && p.op != "reopen";
+  const bool counted = p.op != "reorganize" && p.op != "reopen" && p.op != "sync";
   if (counted && p.count == 0 && p.duration_s <= 0) {
     c.Fail(t.source(), prefix + "count", "give count >= 1 (or a duration in seconds)");
   }
