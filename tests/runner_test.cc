@@ -370,3 +370,55 @@ TEST_F(RunnerTest, YcsbOutputPrintsYcsbSummaryLines) {
 
 }  // namespace
 }  // namespace kvbench::harness
+
+namespace kvbench::harness {
+namespace {
+
+// Seed 003's "one table per thread": each thread's keys carry its own prefix,
+// so keys written that way are not the unprefixed keys of the same indexes.
+TEST_F(RunnerTest, TablePerThreadPrefixesEachThreadsKeys) {
+  constexpr const char* kWorkload = R"(
+name = "tables"
+[dataset]
+kind = "sequential"
+count = 1000
+[[phase]]
+name = "load"
+op = "insert"
+count = 1000
+[[phase]]
+name = "writers"
+op = "insert"
+count = 1000
+threads = 2
+table_per_thread = %s
+[[phase]]
+name = "get"
+op = "get"
+count = 4000
+[[phase]]
+name = "all"
+op = "skip"
+count = 1
+limit = 100000
+)";
+  for (const bool per_thread : {false, true}) {
+    char toml[1024];
+    std::snprintf(toml, sizeof toml, kWorkload, per_thread ? "true" : "false");
+    ASSERT_EQ(Run(toml, {"stdmap"}), 0);
+    const RunResults r = Results();
+    const WorkCounts& gets = Find(r, "get", "stdmap")->repetitions.at(0).ops.at(0).work;
+    // Both variants store 2,000 distinct keys...
+    EXPECT_EQ(Find(r, "all", "stdmap")->repetitions.at(0).ops.at(0).work.rows, 2000u);
+    // ...but only without prefixes are indexes 1000..1999 found unprefixed.
+    if (per_thread) {
+      EXPECT_GT(gets.not_found, 1000u);
+      EXPECT_GT(gets.found, 1000u);
+    } else {
+      EXPECT_EQ(gets.not_found, 0u);
+    }
+  }
+}
+
+}  // namespace
+}  // namespace kvbench::harness
