@@ -1,0 +1,241 @@
+// `pbtree`: our prefix-compressing B+tree (engines/pbtree), one file
+// "pbtree.db" in the engine's directory.
+//
+// Writes. Outside a batch each put or delete is its own write transaction
+// (autocommit). BeginBatch opens the engine's write transaction, which the
+// session's writes and reads use until CommitBatch/AbortBatch; the session
+// holds the adapter's writer lock meanwhile, so other sessions' writes wait
+// (pbtree has one writer). Reads outside a batch see the last commit.
+//
+// Threads. A pbtree::DB is not thread-safe, so every engine call runs under
+// one mutex and concurrent_readers stays false: sessions on several threads
+// are safe but take turns.
+#include <mutex>
+
+#include "adapters/engine_directory.h"
+#include "adapters/registry.h"
+#include "engines/pbtree/pbtree.h"
+
+namespace kvbench {
+namespace {
+
+Status FromPbtree(const pbtree::Status& s) {
+  using C = pbtree::Status::Code;
+  switch (s.code()) {
+    case C::kOk: return Status::OK();
+    case C::kNotFound: return Status::NotFound(s.message());
+    case C::kCorruption: return Status::Corruption(s.message());
+    case C::kInvalidArgument: return Status::InvalidArgument(s.message());
+    case C::kIOError: return Status::IOError(s.message());
+    case C::kBusy: return Status::Busy(s.message());
+    case C::kNotSupported: return Status::NotSupported(s.message());
+  }
+  return Status::Internal(s.ToString());
+}
+
+struct SharedDb {
+  std::mutex engine;  // every call into db
+  std::mutex writer;  // held by a session for the length of its batch
+  std::unique_ptr<pbtree::DB> db;
+};
+
+class PbtreeSession final : public Session {
+ public:
+  explicit PbtreeSession(SharedDb* shared) : shared_(shared) {}
+  ~PbtreeSession() override {
+    if (txn_ != nullptr) AbortBatch();
+  }
+
+  Status Put(Slice key, Slice value) override {
+    if (txn_ != nullptr) {
+      std::lock_guard engine(shared_->engine);
+      return FromPbtree(txn_->Put(key, value));
+    }
+    std::lock_guard writer(shared_->writer);
+    std::lock_guard engine(shared_->engine);
+    return FromPbtree(shared_->db->Put(key, value));
+  }
+
+  Status Get(Slice key, std::string* value) override {
+    std::lock_guard engine(shared_->engine);
+    return FromPbtree(txn_ != nullptr ? txn_->Get(key, value) : shared_->db->Get(key, value));
+  }
+
+  Status Delete(Slice key) override {
+    if (txn_ != nullptr) {
+      std::lock_guard engine(shared_->engine);
+      return FromPbtree(txn_->Delete(key));
+    }
+    std::lock_guard writer(shared_->writer);
+    std::lock_guard engine(shared_->engine);
+    return FromPbtree(shared_->db->Delete(key));
+  }
+
+  Status BeginBatch() override {
+    if (txn_ != nullptr) return Status::InvalidArgument("begin batch: a batch is already open");
+    std::unique_lock writer(shared_->writer);
+    std::lock_guard engine(shared_->engine);
+    KVBENCH_RETURN_IF_ERROR(FromPbtree(shared_->db->BeginWrite(&txn_)));
+    writer_lock_ = std::move(writer);
+    return Status::OK();
+  }
+
+  Status CommitBatch() override {
+    if (txn_ == nullptr) return Status::InvalidArgument("commit batch: no batch open");
+    Status s;
+    {
+      std::lock_guard engine(shared_->engine);
+      s = FromPbtree(txn_->Commit());
+      txn_.reset();
+    }
+    writer_lock_.unlock();
+    return s;
+  }
+
+  Status AbortBatch() override {
+    if (txn_ == nullptr) return Status::InvalidArgument("abort batch: no batch open");
+    {
+      std::lock_guard engine(shared_->engine);
+      txn_->Abort();
+      txn_.reset();
+    }
+    writer_lock_.unlock();
+    return Status::OK();
+  }
+
+  // The visitor runs under the engine mutex: it must not call this adapter.
+  Status Scan(Slice start, const ScanOptions& options, ScanVisitor* visitor,
+              size_t* visited) override {
+    std::lock_guard engine(shared_->engine);
+    std::unique_ptr<pbtree::Cursor> c =
+        txn_ != nullptr ? txn_->NewCursor() : shared_->db->NewCursor();
+    const bool forward = options.direction == ScanDirection::kForward;
+    if (options.from_edge) {
+      forward ? c->SeekToFirst() : c->SeekToLast();
+    } else {
+      forward ? c->Seek(start) : c->SeekForPrev(start);
+    }
+    size_t n = 0;
+    const size_t limit = options.limit == 0 ? SIZE_MAX : options.limit;
+    while (c->Valid() && n < limit) {
+      Slice value = options.keys_only ? Slice() : c->value();
+      if (!c->status().ok()) break;
+      ++n;
+      if (!visitor->Visit(c->key(), value)) break;
+      forward ? c->Next() : c->Prev();
+    }
+    if (visited != nullptr) *visited = n;
+    return FromPbtree(c->status());
+  }
+
+ private:
+  SharedDb* shared_;
+  std::unique_ptr<pbtree::WriteTxn> txn_;
+  std::unique_lock<std::mutex> writer_lock_;
+};
+
+class PbtreeAdapter final : public Adapter {
+ public:
+  std::string LibraryVersion() const override { return "pbtree 1 (file format 1)"; }
+
+  std::vector<OptionSpec> OptionSpecs() const override {
+    return {
+        {"pbtree.page_size", "4096",
+         "page size of a new file: 4096, 8192, 16384 or 32768 (an existing file keeps its own)"},
+        {"pbtree.cache_size", "256MiB",
+         "bytes of pages cached in memory; the seed gives every engine plenty of cache"},
+        {"pbtree.sync", "none",
+         "none: no fsync (a commit survives a process crash, not a power cut); commit: fsync "
+         "the pages, then the meta page, at every commit"},
+        {"pbtree.restart_interval", "16",
+         "keys between whole-key restart points in a leaf: larger compresses more, searches "
+         "slower"},
+        {"pbtree.internal_restart_interval", "8",
+         "the same in internal pages, which every search crosses: short blocks, little space"},
+    };
+  }
+
+  Capabilities capabilities() const override {
+    Capabilities c;
+    c.ordered = true;
+    c.transactional = true;
+    c.durable = true;
+    c.reorganize = true;
+    return c;
+  }
+
+  Status Open(const OpenRequest& request) override {
+    if (shared_.db != nullptr) return Status::InvalidArgument("pbtree: already open");
+    pbtree::Options options;
+    uint64_t page_size = 0, cache = 0;
+    int64_t interval = 0, internal_interval = 0;
+    KVBENCH_RETURN_IF_ERROR(request.options.GetBytes("pbtree.page_size", &page_size));
+    KVBENCH_RETURN_IF_ERROR(request.options.GetBytes("pbtree.cache_size", &cache));
+    KVBENCH_RETURN_IF_ERROR(request.options.GetInt64("pbtree.restart_interval", &interval));
+    KVBENCH_RETURN_IF_ERROR(
+        request.options.GetInt64("pbtree.internal_restart_interval", &internal_interval));
+    if (page_size != 4096 && page_size != 8192 && page_size != 16384 && page_size != 32768) {
+      return Status::InvalidArgument("pbtree.page_size: " + std::to_string(page_size) +
+                                     " (must be 4096, 8192, 16384 or 32768)");
+    }
+    if (interval < 1 || interval > 1024) {
+      return Status::InvalidArgument("pbtree.restart_interval: must be 1..1024");
+    }
+    if (internal_interval < 1 || internal_interval > 1024) {
+      return Status::InvalidArgument("pbtree.internal_restart_interval: must be 1..1024");
+    }
+    const std::string sync = request.options.GetString("pbtree.sync");
+    if (sync == "none") {
+      options.sync = pbtree::SyncMode::kNone;
+    } else if (sync == "commit") {
+      options.sync = pbtree::SyncMode::kCommit;
+    } else {
+      return Status::InvalidArgument("pbtree.sync: '" + sync + "' (must be none or commit)");
+    }
+    options.page_size = static_cast<uint32_t>(page_size);
+    options.cache_bytes = cache;
+    options.leaf_restart_interval = static_cast<uint32_t>(interval);
+    options.internal_restart_interval = static_cast<uint32_t>(internal_interval);
+    directory_ = request.directory;
+    return FromPbtree(pbtree::DB::Open(options, JoinPath(directory_, "pbtree.db"), &shared_.db));
+  }
+
+  Status Close() override {
+    shared_.db.reset();
+    return Status::OK();
+  }
+
+  Status NewSession(std::unique_ptr<Session>* session) override {
+    if (shared_.db == nullptr) return Status::InvalidArgument("pbtree: not open");
+    *session = std::make_unique<PbtreeSession>(&shared_);
+    return Status::OK();
+  }
+
+  Status Sync() override {
+    if (shared_.db == nullptr) return Status::OK();
+    std::lock_guard engine(shared_.engine);
+    return FromPbtree(shared_.db->Sync());
+  }
+
+  Status ListFiles(std::vector<std::string>* paths) const override {
+    return ListRegularFiles(directory_, paths);
+  }
+
+  Status Reorganize() override {
+    if (shared_.db == nullptr) return Status::InvalidArgument("pbtree: not open");
+    std::lock_guard engine(shared_.engine);
+    return FromPbtree(shared_.db->Reorganize());
+  }
+
+ private:
+  std::string directory_;
+  SharedDb shared_;
+};
+
+}  // namespace
+}  // namespace kvbench
+
+KVBENCH_REGISTER_ADAPTER(pbtree, "pbtree",
+                         "Prefix-compressing copy-on-write B+tree (engines/pbtree, seed 001's "
+                         "nonblonde)",
+                         [] { return std::make_unique<kvbench::PbtreeAdapter>(); });

@@ -1,0 +1,140 @@
+// What the conformance suite does not cover in the pbtree adapter: option
+// checking, Reorganize, the file list, and a batch's isolation from other
+// sessions.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <map>
+#include <string>
+
+#include "adapters/registry.h"
+#include "tests/scratch_dir.h"
+
+namespace kvbench {
+namespace {
+
+namespace fs = std::filesystem;
+
+class PbtreeAdapterTest : public ::testing::Test {
+ protected:
+  void TearDown() override {
+    other_.reset();
+    session_.reset();
+    if (adapter_) {
+      EXPECT_TRUE(adapter_->Close().ok());
+    }
+  }
+
+  Status Open(const std::map<std::string, std::string>& overrides) {
+    other_.reset();
+    session_.reset();
+    if (adapter_) {
+      EXPECT_TRUE(adapter_->Close().ok());
+    }
+    Status s = AdapterRegistry::Global().Create("pbtree", &adapter_);
+    if (!s.ok()) return s;
+    OpenRequest request;
+    request.directory = dir_.path();
+    s = ResolveEngineOptions("pbtree", adapter_->OptionSpecs(), overrides, &request.options);
+    if (s.ok()) s = adapter_->Open(request);
+    if (s.ok()) s = adapter_->NewSession(&session_);
+    return s;
+  }
+
+  uint64_t FileBytes() {
+    std::vector<std::string> files;
+    EXPECT_TRUE(adapter_->ListFiles(&files).ok());
+    uint64_t bytes = 0;
+    for (const auto& f : files) bytes += fs::file_size(f);
+    return bytes;
+  }
+
+  test::ScratchDir dir_{"pbtree-adapter"};
+  std::unique_ptr<Adapter> adapter_;
+  std::unique_ptr<Session> session_;
+  std::unique_ptr<Session> other_;
+};
+
+TEST_F(PbtreeAdapterTest, ClaimsWhatItDoes) {
+  ASSERT_TRUE(AdapterRegistry::Global().Create("pbtree", &adapter_).ok());
+  Capabilities c = adapter_->capabilities();
+  EXPECT_TRUE(c.ordered);
+  EXPECT_TRUE(c.transactional);
+  EXPECT_TRUE(c.durable);
+  EXPECT_TRUE(c.reorganize);
+  EXPECT_EQ(c.max_key_size, 0u) << "2 KiB keys are stored";
+}
+
+TEST_F(PbtreeAdapterTest, BadOptionsAreRefusedByName) {
+  Status s = Open({{"pbtree.sync", "always"}});
+  EXPECT_TRUE(s.IsInvalidArgument());
+  EXPECT_NE(s.message().find("pbtree.sync"), std::string::npos) << s.ToString();
+  s = Open({{"pbtree.page_size", "5000"}});
+  EXPECT_TRUE(s.IsInvalidArgument());
+  EXPECT_NE(s.message().find("pbtree.page_size"), std::string::npos) << s.ToString();
+  s = Open({{"pbtree.cache_size", "lots"}});
+  EXPECT_TRUE(s.IsInvalidArgument()) << s.ToString();
+  adapter_.reset();
+  ASSERT_TRUE(Open({{"pbtree.page_size", "16KiB"}, {"pbtree.sync", "commit"}}).ok());
+  ASSERT_TRUE(session_->Put("k", "v").ok());
+}
+
+TEST_F(PbtreeAdapterTest, ListsItsOneFile) {
+  ASSERT_TRUE(Open({}).ok());
+  ASSERT_TRUE(session_->Put("k", "v").ok());
+  std::vector<std::string> files;
+  ASSERT_TRUE(adapter_->ListFiles(&files).ok());
+  ASSERT_EQ(files.size(), 1u);
+  EXPECT_EQ(fs::path(files[0]).filename(), "pbtree.db");
+}
+
+TEST_F(PbtreeAdapterTest, ReorganizeShrinksTheFileAndKeepsTheData) {
+  ASSERT_TRUE(Open({}).ok());
+  // Ten batches of interleaved keys: pages split in the middle, half full.
+  for (int batch = 0; batch < 10; ++batch) {
+    ASSERT_TRUE(session_->BeginBatch().ok());
+    for (int i = batch; i < 20000; i += 10) {
+      std::string key = "https://www.example.org/catalog/" + std::to_string(i * 7919 % 20011);
+      ASSERT_TRUE(session_->Put(key, std::string(40, 'v')).ok());
+    }
+    ASSERT_TRUE(session_->CommitBatch().ok());
+  }
+  for (int i = 0; i < 20000; i += 2) {
+    std::string key = "https://www.example.org/catalog/" + std::to_string(i * 7919 % 20011);
+    ASSERT_TRUE(session_->Delete(key).ok());  // one transaction each: a fragmented file
+  }
+  const uint64_t before = FileBytes();
+  Status s = adapter_->Reorganize();
+  ASSERT_TRUE(s.ok()) << s.ToString();
+  const uint64_t after = FileBytes();
+  EXPECT_LT(after * 2, before) << before << " -> " << after;
+  std::string value;
+  for (int i = 0; i < 20000; ++i) {
+    std::string key = "https://www.example.org/catalog/" + std::to_string(i * 7919 % 20011);
+    s = session_->Get(key, &value);
+    EXPECT_EQ(s.ok(), i % 2 == 1) << key << ": " << s.ToString();
+  }
+}
+
+TEST_F(PbtreeAdapterTest, ABatchIsInvisibleToOtherSessionsUntilCommit) {
+  ASSERT_TRUE(Open({}).ok());
+  ASSERT_TRUE(adapter_->NewSession(&other_).ok());
+  ASSERT_TRUE(session_->Put("a", "1").ok());
+  ASSERT_TRUE(session_->BeginBatch().ok());
+  ASSERT_TRUE(session_->Put("a", "2").ok());
+  ASSERT_TRUE(session_->Put("b", "new").ok());
+  std::string value;
+  ASSERT_TRUE(session_->Get("a", &value).ok());
+  EXPECT_EQ(value, "2") << "the batch reads its own writes";
+  ASSERT_TRUE(other_->Get("a", &value).ok());
+  EXPECT_EQ(value, "1") << "others read the last commit";
+  EXPECT_TRUE(other_->Get("b", &value).IsNotFound());
+  Status s = adapter_->Reorganize();
+  EXPECT_EQ(s.code(), Status::Code::kBusy) << s.ToString();
+  ASSERT_TRUE(session_->CommitBatch().ok());
+  ASSERT_TRUE(other_->Get("b", &value).ok());
+  EXPECT_EQ(value, "new");
+}
+
+}  // namespace
+}  // namespace kvbench

@@ -1,0 +1,121 @@
+// The B+tree over the pager: lookups, and the write path of one transaction
+// (insert, overwrite, delete, splits, merges, overflow chains).
+//
+// Internal to pbtree; the public API is pbtree.h.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "engines/pbtree/node_page.h"
+#include "engines/pbtree/pager.h"
+#include "engines/pbtree/status.h"
+
+namespace pbtree {
+
+// What a meta page says about the tree, or a write transaction's working copy.
+struct TreeState {
+  uint32_t root = 0;  // 0: empty
+  uint32_t depth = 0;
+  uint64_t entries = 0;
+};
+
+// Reads page_no and checks that it is a node page at `level`.
+Status ReadNode(Pager* pager, uint32_t page_no, uint32_t level, const uint8_t** page);
+
+// Copies the value of a leaf entry (inline or overflow) into *value.
+Status ReadEntryValue(Pager* pager, const EntryView& entry, std::string* value);
+
+// Point lookup. NotFound when absent.
+Status TreeGet(Pager* pager, const TreeState& tree, Slice key, std::string* value);
+
+// Rebuilds the whole key of the entry at `pos` of a trusted node page.
+void KeyAt(const NodePage& node, uint32_t pos, std::string* key);
+// Offset of the entry before `pos` (pos must not be the first entry).
+uint32_t PrevEntry(const NodePage& node, uint32_t pos);
+// Offset of the last entry of a non-empty page.
+uint32_t LastEntry(const NodePage& node);
+
+struct WriteOptions {
+  uint32_t leaf_restart_interval = 16;
+  uint32_t internal_restart_interval = 8;
+};
+
+// The write path of one transaction: edits `tree` (the transaction's working
+// copy) through pager copy-on-write. Keeps scratch buffers between calls so
+// that a put allocates nothing in the common case.
+class TreeWriter {
+ public:
+  TreeWriter(Pager* pager, TreeState* tree, const WriteOptions& options);
+
+  // Inserts or overwrites. InvalidArgument for a key over kMaxKeySize.
+  Status Put(Slice key, Slice value);
+  // Put for keys arriving in ascending order (PutBuffer): while keys stay
+  // below the current leaf's upper bound, the leaf is reused without a new
+  // descent. Call ResetFinger before a run.
+  Status PutAscending(Slice key, Slice value);
+  void ResetFinger() { finger_valid_ = false; }
+  // NotFound when the key is absent (nothing is written then).
+  Status Delete(Slice key);
+
+ private:
+  struct Level {
+    uint32_t page;
+    uint32_t pos;    // internal: the entry followed; leaf: unused
+    bool rightmost;  // every entry followed so far was the last of its page
+  };
+  // The path from the root to the leaf for `key` (or to `stop_level`). With
+  // `upper`, also the smallest separator above key at the leaf's parent
+  // (*has_upper false when that parent has none).
+  Status Descend(Slice key, uint32_t stop_level, std::string* upper = nullptr,
+                 bool* has_upper = nullptr);
+  // Makes every page on path_ writable, fixing child pointers and the root.
+  Status MakePathWritable();
+  Status WriteOverflow(Slice value, uint32_t* first_page);
+  Status FreeOverflow(const EntryView& entry);
+  Status EncodeValue(Slice value, EntryValue* encoded);
+
+  // The page at path_[index] could not take a change: rebuild its entries,
+  // with the new entry `key`/`value` inserted (or replacing the entry with an
+  // equal key), into as many pages as needed and link them into the parent.
+  Status Split(size_t index, Slice key, EntryValue value);
+  // Adds (separator, child) to the internal page at `level` covering it.
+  Status InsertSeparator(uint32_t level, Slice separator, uint32_t child);
+  // After a delete: frees empty pages and merges underfull ones upwards.
+  Status Rebalance();
+  Status RemoveChildEntry(size_t parent_index);
+  Status MergeWithSibling(size_t index, bool* merged);
+  Status ShrinkRoot();
+
+  // Inserts into (or updates) the leaf at the end of path_; splits when full.
+  Status PutInLeaf(Slice key, EntryValue encoded);
+
+  Pager* pager_;
+  TreeState* tree_;
+  // The last leaf PutAscending wrote: path_ leads to it (every page on it
+  // writable) and it holds every key below finger_upper_ (unbounded when
+  // !finger_has_upper_) down to the keys already put.
+  bool finger_valid_ = false;
+  uint64_t splits_ = 0;
+  bool finger_has_upper_ = false;
+  std::string finger_upper_;
+  WriteOptions options_;
+  uint32_t page_size_;
+  std::vector<Level> path_;
+  std::string key_scratch_;
+  std::string page_scratch_;
+  std::string separator_;
+  uint8_t overflow_ref_[4];
+  uint8_t child_ref_[4];
+  DecodedNode decoded_;
+  struct Item {
+    Slice key;
+    EntryValue value;
+  };
+  std::vector<Item> items_;           // entries of a page being split, with the new one
+  std::vector<std::string> parts_;    // pages built by a split
+  std::vector<size_t> part_starts_;   // first item of each part
+};
+
+}  // namespace pbtree

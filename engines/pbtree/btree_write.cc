@@ -1,0 +1,329 @@
+// The write path: put, overflow chains, copy-on-write of the root-to-leaf
+// path, and splits. Deletes and merges are in btree_delete.cc.
+#include <algorithm>
+#include <cstring>
+
+#include "engines/pbtree/btree.h"
+
+namespace pbtree {
+
+TreeWriter::TreeWriter(Pager* pager, TreeState* tree, const WriteOptions& options)
+    : pager_(pager), tree_(tree), options_(options), page_size_(pager->page_size()) {
+  path_.reserve(kMaxDepth);
+}
+
+Status TreeWriter::Descend(Slice key, uint32_t stop_level, std::string* upper, bool* has_upper) {
+  path_.clear();
+  if (has_upper != nullptr) *has_upper = false;
+  uint32_t page_no = tree_->root;
+  bool rightmost = true;
+  for (uint32_t level = tree_->depth - 1;; --level) {
+    const uint8_t* page;
+    PBTREE_RETURN_IF_ERROR(ReadNode(pager_, page_no, level, &page));
+    if (level == stop_level) {
+      path_.push_back(Level{page_no, 0, rightmost});
+      return Status::OK();
+    }
+    NodePage node(const_cast<uint8_t*>(page), page_size_);
+    const SeekResult r = node.Seek(key);
+    const uint32_t pos = (r.exact || r.prev == 0) ? r.pos : r.prev;
+    EntryView e = node.Entry(pos);
+    if (upper != nullptr && level == 1 && !r.exact && r.pos < node.data_end()) {
+      // The entry after the child's is the child's upper bound. It shares
+      // its first `shared` bytes with the key (see NodePage::Seek), so it is
+      // rebuilt from the key and its suffix.
+      EntryView next = node.Entry(r.pos);
+      upper->assign(key.data(), next.shared);
+      upper->append(reinterpret_cast<const char*>(next.suffix), next.unshared);
+      *has_upper = true;
+    }
+    path_.push_back(Level{page_no, pos, rightmost});
+    rightmost = rightmost && e.end == node.data_end();
+    page_no = DecodeFixed32(e.payload);
+    pager_->Prefetch(page_no);
+  }
+}
+
+Status TreeWriter::MakePathWritable() {
+  for (size_t i = 0; i < path_.size(); ++i) {
+    uint32_t page_no;
+    uint8_t* data;
+    PBTREE_RETURN_IF_ERROR(pager_->MakeWritable(path_[i].page, &page_no, &data));
+    if (page_no == path_[i].page) continue;
+    if (i == 0) {
+      tree_->root = page_no;
+    } else {
+      NodePage(pager_->DirtyData(path_[i - 1].page), page_size_).SetChild(path_[i - 1].pos, page_no);
+    }
+    path_[i].page = page_no;
+  }
+  return Status::OK();
+}
+
+Status TreeWriter::WriteOverflow(Slice value, uint32_t* first_page) {
+  const uint32_t per_page = page_size_ - kPageHeaderSize;
+  uint8_t* prev = nullptr;
+  for (size_t done = 0; done < value.size(); done += per_page) {
+    uint32_t page_no;
+    uint8_t* data;
+    pager_->NewPage(&page_no, &data);
+    InitPage(data, page_size_, PageType::kOverflow, 0);
+    const size_t n = std::min<size_t>(per_page, value.size() - done);
+    std::memcpy(data + kPageHeaderSize, value.data() + done, n);
+    // Dirty pages stay in memory, so `prev` is still valid here.
+    if (prev == nullptr) {
+      *first_page = page_no;
+    } else {
+      EncodeFixed32(prev + kOffNext, page_no);
+    }
+    prev = data;
+  }
+  return Status::OK();
+}
+
+Status TreeWriter::FreeOverflow(const EntryView& entry) {
+  const uint32_t per_page = page_size_ - kPageHeaderSize;
+  const uint32_t length = entry.field >> 1;
+  uint32_t page_no = DecodeFixed32(entry.payload);
+  for (uint32_t n = (length + per_page - 1) / per_page; n > 0; --n) {
+    const uint8_t* page;
+    PBTREE_RETURN_IF_ERROR(pager_->Read(page_no, &page));
+    if (GetPageType(page) != PageType::kOverflow) {
+      return Status::Corruption(pager_->path() + ": page " + std::to_string(page_no) +
+                                " is not an overflow page");
+    }
+    const uint32_t next = GetNext(page);
+    pager_->FreePage(page_no);
+    page_no = next;
+  }
+  return Status::OK();
+}
+
+Status TreeWriter::EncodeValue(Slice value, EntryValue* encoded) {
+  if (value.size() > (UINT32_MAX >> 1)) return Status::InvalidArgument("value longer than 2 GiB");
+  const uint32_t length = static_cast<uint32_t>(value.size());
+  if (length <= MaxInlineValue(page_size_)) {
+    *encoded = EntryValue{length << 1, value};
+    return Status::OK();
+  }
+  uint32_t first = 0;
+  PBTREE_RETURN_IF_ERROR(WriteOverflow(value, &first));
+  EncodeFixed32(overflow_ref_, first);
+  *encoded = EntryValue{(length << 1) | 1, Slice(reinterpret_cast<char*>(overflow_ref_), 4)};
+  return Status::OK();
+}
+
+Status TreeWriter::Put(Slice key, Slice value) {
+  if (key.size() > kMaxKeySize) {
+    return Status::InvalidArgument("key of " + std::to_string(key.size()) +
+                                   " bytes (at most " + std::to_string(kMaxKeySize) + ")");
+  }
+  EntryValue encoded;
+  PBTREE_RETURN_IF_ERROR(EncodeValue(value, &encoded));
+  if (tree_->root == 0) {
+    uint32_t page_no;
+    uint8_t* data;
+    pager_->NewPage(&page_no, &data);
+    NodeBuilder builder(data, page_size_, PageType::kLeaf, 0, options_.leaf_restart_interval);
+    builder.Add(key, encoded);
+    builder.Finish();
+    *tree_ = TreeState{page_no, 1, 1};
+    return Status::OK();
+  }
+  finger_valid_ = false;
+  PBTREE_RETURN_IF_ERROR(Descend(key, 0));
+  PBTREE_RETURN_IF_ERROR(MakePathWritable());
+  return PutInLeaf(key, encoded);
+}
+
+Status TreeWriter::PutAscending(Slice key, Slice value) {
+  if (!finger_valid_ || (finger_has_upper_ && key >= Slice(finger_upper_))) {
+    if (key.size() > kMaxKeySize || tree_->root == 0 || value.size() > MaxInlineValue(page_size_)) {
+      finger_valid_ = false;
+      return Put(key, value);
+    }
+    PBTREE_RETURN_IF_ERROR(Descend(key, 0, &finger_upper_, &finger_has_upper_));
+    PBTREE_RETURN_IF_ERROR(MakePathWritable());
+    // Only a leaf below a parent entry with a successor gets a finger; the
+    // last leaf of each parent takes the long way every time.
+    finger_valid_ = finger_has_upper_;
+  }
+  EntryValue encoded;
+  PBTREE_RETURN_IF_ERROR(EncodeValue(value, &encoded));
+  const uint64_t splits_before = splits_;
+  Status s = PutInLeaf(key, encoded);
+  if (!s.ok() || splits_ != splits_before) finger_valid_ = false;
+  return s;
+}
+
+Status TreeWriter::PutInLeaf(Slice key, EntryValue encoded) {
+  NodePage leaf(pager_->DirtyData(path_.back().page), page_size_);
+  const SeekResult r = leaf.Seek(key);
+  if (r.exact) {
+    EntryView old = leaf.Entry(r.pos);
+    if (old.field & 1) PBTREE_RETURN_IF_ERROR(FreeOverflow(old));
+    if (leaf.ReplaceValue(r.pos, encoded)) return Status::OK();
+    return Split(path_.size() - 1, key, encoded);
+  }
+  ++tree_->entries;
+  if (leaf.Insert(r, key, encoded, options_.leaf_restart_interval, &page_scratch_)) {
+    return Status::OK();
+  }
+  return Split(path_.size() - 1, key, encoded);
+}
+
+Status TreeWriter::Split(size_t index, Slice key, EntryValue value) {
+  ++splits_;
+  const uint32_t page_no = path_[index].page;
+  uint8_t* data = pager_->DirtyData(page_no);
+  const bool leaf = GetPageType(data) == PageType::kLeaf;
+  const uint8_t level = GetLevel(data);
+  const PageType type = leaf ? PageType::kLeaf : PageType::kInternal;
+  const uint32_t interval =
+      leaf ? options_.leaf_restart_interval : options_.internal_restart_interval;
+
+  decoded_.source.clear();
+  decoded_.arena.clear();
+  decoded_.entries.clear();
+  DecodeNode(data, page_size_, &decoded_);
+  const size_t n = decoded_.entries.size();
+  size_t lo = 0, hi = n;
+  while (lo < hi) {
+    size_t mid = (lo + hi) / 2;
+    if (decoded_.key(mid) < key) {
+      lo = mid + 1;
+    } else {
+      hi = mid;
+    }
+  }
+  const bool replace = lo < n && decoded_.key(lo) == key;
+  items_.clear();
+  for (size_t i = 0; i < n; ++i) {
+    if (i == lo) items_.push_back(Item{key, value});
+    if (i == lo && replace) continue;
+    items_.push_back(Item{decoded_.key(i), decoded_.value(i)});
+  }
+  if (lo == n) items_.push_back(Item{key, value});
+  const size_t m = items_.size();
+
+  // Builds items [begin, end) into parts_[part]; false when they do not fit.
+  // A right part of an internal page gives its first key to the parent.
+  auto build = [&](size_t part, size_t begin, size_t end) {
+    if (parts_.size() <= part) parts_.resize(part + 1);
+    parts_[part].resize(page_size_);
+    NodeBuilder builder(reinterpret_cast<uint8_t*>(parts_[part].data()), page_size_, type, level,
+                        interval);
+    for (size_t i = begin; i < end; ++i) {
+      Slice k = (!leaf && i == begin) ? Slice() : items_[i].key;
+      if (!builder.Add(k, items_[i].value)) return false;
+    }
+    builder.Finish();
+    return true;
+  };
+
+  // Two pages when possible: split where the encoded bytes halve, or, when
+  // appending at the right edge of the tree (sequential inserts), keep the
+  // left page full and start the right one with the new entry.
+  part_starts_.clear();
+  size_t split = 1;
+  if (m < 2) {
+    // Only the greedy fill below applies.
+  } else if (!replace && lo == n && path_[index].rightmost) {
+    split = m - 1;
+  } else {
+    // Sizes as encoded in the old page; the new entry's estimated.
+    auto size_of = [&](size_t i) -> uint64_t {
+      if (i == lo) {
+        const uint32_t shared = i == 0 ? 0 : CommonPrefix(items_[i - 1].key, key);
+        return 3 + key.size() - shared + value.payload.size();
+      }
+      return decoded_.entries[i < lo || replace ? i : i - 1].encoded_size;
+    };
+    uint64_t total = 0;
+    for (size_t i = 0; i < m; ++i) total += size_of(i);
+    uint64_t acc = 0;
+    for (split = 0; split < m - 1; ++split) {
+      acc += size_of(split);
+      if (2 * acc >= total) {
+        ++split;
+        break;
+      }
+    }
+    split = std::clamp<size_t>(split, 1, m - 1);
+  }
+  if (m >= 2 && build(0, 0, split) && build(1, split, m)) {
+    part_starts_ = {0, split};
+  } else {
+    // Some entries are large: fill pages one after the other. Every entry
+    // fits an empty page on its own, so each page takes at least one.
+    for (size_t begin = 0; begin < m;) {
+      const size_t part = part_starts_.size();
+      if (parts_.size() <= part) parts_.resize(part + 1);
+      parts_[part].resize(page_size_);
+      NodeBuilder builder(reinterpret_cast<uint8_t*>(parts_[part].data()), page_size_, type,
+                          level, interval);
+      size_t i = begin;
+      for (; i < m; ++i) {
+        Slice k = (!leaf && i == begin) ? Slice() : items_[i].key;
+        if (!builder.Add(k, items_[i].value)) break;
+      }
+      builder.Finish();
+      part_starts_.push_back(begin);
+      begin = i;
+    }
+  }
+
+  // Separators (copied: items_ and decoded_ are reused by the parent's split).
+  std::vector<std::string> separators;
+  std::vector<uint32_t> pages;
+  for (size_t j = 1; j < part_starts_.size(); ++j) {
+    const size_t s = part_starts_[j];
+    separators.push_back(leaf ? ShortestSeparator(items_[s - 1].key, items_[s].key)
+                              : std::string(items_[s].key));
+  }
+  std::memcpy(data, parts_[0].data(), page_size_);
+  for (size_t j = 1; j < part_starts_.size(); ++j) {
+    uint32_t new_page;
+    uint8_t* new_data;
+    pager_->NewPage(&new_page, &new_data);
+    std::memcpy(new_data, parts_[j].data(), page_size_);
+    pages.push_back(new_page);
+  }
+
+  if (index == 0) {
+    // The root split: a new root above it, with the old root as first child.
+    uint32_t root;
+    uint8_t* root_data;
+    pager_->NewPage(&root, &root_data);
+    NodeBuilder builder(root_data, page_size_, PageType::kInternal,
+                        static_cast<uint8_t>(level + 1), options_.internal_restart_interval);
+    EncodeFixed32(child_ref_, page_no);
+    builder.Add(Slice(), EntryValue{0, Slice(reinterpret_cast<char*>(child_ref_), 4)});
+    builder.Finish();
+    tree_->root = root;
+    ++tree_->depth;
+    if (tree_->depth > kMaxDepth) return Status::Corruption("tree deeper than the format allows");
+  }
+  for (size_t j = 0; j < pages.size(); ++j) {
+    PBTREE_RETURN_IF_ERROR(InsertSeparator(level + 1, separators[j], pages[j]));
+  }
+  return Status::OK();
+}
+
+Status TreeWriter::InsertSeparator(uint32_t level, Slice separator, uint32_t child) {
+  // Descending by the separator reaches the page that now covers it, even if
+  // an earlier separator of the same split made that page split.
+  PBTREE_RETURN_IF_ERROR(Descend(separator, level));
+  PBTREE_RETURN_IF_ERROR(MakePathWritable());
+  NodePage node(pager_->DirtyData(path_.back().page), page_size_);
+  EncodeFixed32(child_ref_, child);
+  const EntryValue value{0, Slice(reinterpret_cast<char*>(child_ref_), 4)};
+  const SeekResult r = node.Seek(separator);
+  if (r.exact) return Status::Corruption(pager_->path() + ": separator already present");
+  if (node.Insert(r, separator, value, options_.internal_restart_interval, &page_scratch_)) {
+    return Status::OK();
+  }
+  return Split(path_.size() - 1, separator, value);
+}
+
+}  // namespace pbtree

@@ -1,0 +1,356 @@
+// Cursor: a root-to-leaf path of (page, entry offset) pairs plus the whole
+// current key. Pages are looked up again on every move (a vector index in the
+// cache), so no page pointer is held between calls and eviction is harmless.
+#include <algorithm>
+
+#include "engines/pbtree/btree.h"
+#include "engines/pbtree/pbtree.h"
+
+namespace pbtree {
+
+Cursor::Cursor(DB* db, uint32_t root, uint32_t depth, const TreeState* live,
+               const uint64_t* version, bool pin, uint64_t txn_id)
+    : db_(db),
+      root_(root),
+      depth_(depth),
+      live_(live),
+      version_(version),
+      pinned_(pin),
+      txn_id_(txn_id) {
+  if (version_ != nullptr) seen_version_ = *version_;
+  path_.reserve(kMaxDepth);
+}
+
+Cursor::~Cursor() {
+  if (pinned_) {
+    db_->pager_->RemoveReader(txn_id_);
+    --db_->open_readers_;
+  }
+}
+
+void Cursor::Fail(Status s) {
+  status_ = std::move(s);
+  valid_ = false;
+}
+
+// A write transaction changed since the cursor last moved: take the current
+// working tree. The caller re-seeks.
+bool Cursor::Stale() {
+  if (live_ == nullptr) return false;
+  if (db_->active_write_ != nullptr) {
+    Status s = db_->active_write_->ApplyPuts();
+    if (!s.ok()) status_ = s;
+  }
+  if (*version_ == seen_version_) return false;
+  seen_version_ = *version_;
+  root_ = live_->root;
+  depth_ = live_->depth;
+  return true;
+}
+
+bool Cursor::Descend(uint32_t page_no, uint32_t level, bool leftmost) {
+  Pager* pager = db_->pager_.get();
+  for (;;) {
+    const uint8_t* page;
+    Status s = ReadNode(pager, page_no, level, &page);
+    if (!s.ok()) {
+      Fail(s);
+      return false;
+    }
+    NodePage node(const_cast<uint8_t*>(page), pager->page_size());
+    const uint32_t pos = leftmost ? kPageHeaderSize : LastEntry(node);
+    path_.push_back(Level{page_no, pos});
+    if (level == 0) return LoadKey();
+    page_no = node.ChildAt(pos);
+    --level;
+  }
+}
+
+bool Cursor::LoadKey() {
+  const uint8_t* page;
+  Status s = db_->pager_->Read(path_.back().page, &page);
+  if (!s.ok()) {
+    Fail(s);
+    return false;
+  }
+  KeyAt(NodePage(const_cast<uint8_t*>(page), db_->pager_->page_size()), path_.back().pos, &key_);
+  valid_ = true;
+  return true;
+}
+
+void Cursor::SeekToFirst() {
+  Stale();
+  status_ = Status::OK();
+  valid_ = false;
+  path_.clear();
+  if (root_ != 0) Descend(root_, depth_ - 1, true);
+}
+
+void Cursor::SeekToLast() {
+  Stale();
+  status_ = Status::OK();
+  valid_ = false;
+  path_.clear();
+  if (root_ != 0) Descend(root_, depth_ - 1, false);
+}
+
+void Cursor::Seek(Slice target) {
+  Stale();
+  status_ = Status::OK();
+  valid_ = false;
+  path_.clear();
+  if (root_ == 0) return;
+  Pager* pager = db_->pager_.get();
+  uint32_t page_no = root_;
+  for (uint32_t level = depth_ - 1;; --level) {
+    const uint8_t* page;
+    Status s = ReadNode(pager, page_no, level, &page);
+    if (!s.ok()) return Fail(s);
+    NodePage node(const_cast<uint8_t*>(page), pager->page_size());
+    if (level > 0) {
+      const uint32_t pos = node.FindChildEntry(target);
+      path_.push_back(Level{page_no, pos});
+      page_no = node.ChildAt(pos);
+      pager->Prefetch(page_no);
+      continue;
+    }
+    const SeekResult r = node.Seek(target);
+    if (r.pos < node.data_end()) {
+      path_.push_back(Level{page_no, r.pos});
+      if (r.exact) {
+        key_.assign(target);
+        valid_ = true;
+      } else {
+        LoadKey();
+      }
+    } else {
+      // Every key of this leaf is below the target: the next leaf's first.
+      path_.push_back(Level{page_no, LastEntry(node)});
+      NextLeaf();
+    }
+    return;
+  }
+}
+
+void Cursor::SeekForPrev(Slice target) {
+  Seek(target);
+  if (valid_) {
+    if (key_ != target) StepBackward();
+  } else if (status_.ok()) {
+    SeekToLast();
+  }
+}
+
+bool Cursor::StepForward() {
+  Pager* pager = db_->pager_.get();
+  const uint8_t* page;
+  Status s = pager->Read(path_.back().page, &page);
+  if (!s.ok()) {
+    Fail(s);
+    return false;
+  }
+  NodePage leaf(const_cast<uint8_t*>(page), pager->page_size());
+  const uint32_t next = leaf.Next(path_.back().pos);
+  if (next >= leaf.data_end()) return NextLeaf();
+  EntryView e = leaf.Entry(next);
+  key_.resize(e.shared);
+  key_.append(reinterpret_cast<const char*>(e.suffix), e.unshared);
+  path_.back().pos = next;
+  return true;
+}
+
+bool Cursor::NextLeaf() {
+  Pager* pager = db_->pager_.get();
+  for (size_t i = path_.size() - 1; i-- > 0;) {
+    const uint8_t* page;
+    Status s = pager->Read(path_[i].page, &page);
+    if (!s.ok()) {
+      Fail(s);
+      return false;
+    }
+    NodePage node(const_cast<uint8_t*>(page), pager->page_size());
+    const uint32_t next = node.Next(path_[i].pos);
+    if (next < node.data_end()) {
+      path_[i].pos = next;
+      path_.resize(i + 1);
+      return Descend(node.ChildAt(next), static_cast<uint32_t>(depth_ - 2 - i), true);
+    }
+  }
+  valid_ = false;  // past the last key
+  return false;
+}
+
+bool Cursor::StepBackward() {
+  Pager* pager = db_->pager_.get();
+  const uint8_t* page;
+  Status s = pager->Read(path_.back().page, &page);
+  if (!s.ok()) {
+    Fail(s);
+    return false;
+  }
+  NodePage leaf(const_cast<uint8_t*>(page), pager->page_size());
+  if (path_.back().pos == kPageHeaderSize) return PrevLeaf();
+  path_.back().pos = PrevEntry(leaf, path_.back().pos);
+  KeyAt(leaf, path_.back().pos, &key_);
+  return true;
+}
+
+bool Cursor::PrevLeaf() {
+  Pager* pager = db_->pager_.get();
+  for (size_t i = path_.size() - 1; i-- > 0;) {
+    const uint8_t* page;
+    Status s = pager->Read(path_[i].page, &page);
+    if (!s.ok()) {
+      Fail(s);
+      return false;
+    }
+    NodePage node(const_cast<uint8_t*>(page), pager->page_size());
+    if (path_[i].pos != kPageHeaderSize) {
+      path_[i].pos = PrevEntry(node, path_[i].pos);
+      path_.resize(i + 1);
+      return Descend(node.ChildAt(path_[i].pos), static_cast<uint32_t>(depth_ - 2 - i), false);
+    }
+  }
+  valid_ = false;  // before the first key
+  return false;
+}
+
+void Cursor::Next() {
+  if (!valid_) return;
+  if (Stale()) {
+    // The transaction changed: find our key again; if it is gone we are
+    // already on its successor.
+    const std::string key = key_;
+    Seek(key);
+    if (valid_ && key_ == key) StepForward();
+    return;
+  }
+  StepForward();
+}
+
+void Cursor::Prev() {
+  if (!valid_) return;
+  if (Stale()) {
+    const std::string key = key_;
+    Seek(key);
+    if (valid_) {
+      StepBackward();
+    } else if (status_.ok()) {
+      SeekToLast();  // every key is below the old one
+    }
+    return;
+  }
+  StepBackward();
+}
+
+bool Cursor::IndexInLeaf(uint32_t* index, uint32_t* count) {
+  Pager* pager = db_->pager_.get();
+  const uint8_t* page;
+  Status s = pager->Read(path_.back().page, &page);
+  if (!s.ok()) {
+    Fail(s);
+    return false;
+  }
+  NodePage leaf(const_cast<uint8_t*>(page), pager->page_size());
+  uint32_t i = 0;
+  for (uint32_t p = kPageHeaderSize; p != path_.back().pos; p = leaf.Next(p)) ++i;
+  *index = i;
+  *count = leaf.count();
+  return true;
+}
+
+// Moves to entry `index` of the current leaf, rebuilding the key on the way.
+bool Cursor::PositionAt(uint32_t index) {
+  Pager* pager = db_->pager_.get();
+  const uint8_t* page;
+  Status s = pager->Read(path_.back().page, &page);
+  if (!s.ok()) {
+    Fail(s);
+    return false;
+  }
+  NodePage leaf(const_cast<uint8_t*>(page), pager->page_size());
+  uint32_t p = kPageHeaderSize;
+  for (uint32_t i = 0;; ++i) {
+    EntryView e = leaf.Entry(p);
+    key_.resize(e.shared);
+    key_.append(reinterpret_cast<const char*>(e.suffix), e.unshared);
+    if (i == index) break;
+    p = e.end;
+  }
+  path_.back().pos = p;
+  return true;
+}
+
+void Cursor::Skip(uint64_t n) {
+  if (!valid_ || n == 0) return;
+  if (Stale()) {
+    const std::string key = key_;
+    Seek(key);
+    if (!valid_) return;
+    if (key_ != key) --n;  // already on the successor
+  }
+  while (n > 0) {
+    uint32_t index, count;
+    if (!IndexInLeaf(&index, &count)) return;
+    const uint64_t remaining = count - 1 - index;
+    if (n <= remaining) {
+      PositionAt(static_cast<uint32_t>(index + n));
+      return;
+    }
+    n -= remaining + 1;
+    if (!NextLeaf()) return;
+  }
+}
+
+void Cursor::SkipBackward(uint64_t n) {
+  if (!valid_ || n == 0) return;
+  if (Stale()) {
+    const std::string key = key_;
+    Seek(key);
+    if (!valid_) {
+      if (!status_.ok()) return;
+      SeekToLast();
+      --n;
+    } else if (key_ != key) {
+      StepBackward();
+      --n;
+    }
+    if (!valid_) return;
+  }
+  while (n > 0) {
+    uint32_t index, count;
+    if (!IndexInLeaf(&index, &count)) return;
+    if (n <= index) {
+      PositionAt(static_cast<uint32_t>(index - n));
+      return;
+    }
+    n -= index + 1;
+    if (!PrevLeaf()) return;
+  }
+}
+
+Slice Cursor::value() {
+  if (!valid_) return Slice();
+  if (Stale()) {
+    const std::string key = key_;
+    Seek(key);
+    if (!valid_) return Slice();
+  }
+  Pager* pager = db_->pager_.get();
+  const uint8_t* page;
+  Status s = pager->Read(path_.back().page, &page);
+  if (!s.ok()) {
+    Fail(s);
+    return Slice();
+  }
+  EntryView e = NodePage(const_cast<uint8_t*>(page), pager->page_size()).Entry(path_.back().pos);
+  if (!(e.field & 1)) return Slice(reinterpret_cast<const char*>(e.payload), e.field >> 1);
+  s = ReadEntryValue(pager, e, &value_);
+  if (!s.ok()) {
+    Fail(s);
+    return Slice();
+  }
+  return value_;
+}
+
+}  // namespace pbtree

@@ -1,0 +1,248 @@
+// DB, ReadTxn and WriteTxn: the public API over the pager and the tree.
+#include <unistd.h>
+
+#include "engines/pbtree/btree.h"
+#include "engines/pbtree/pbtree.h"
+#include "engines/pbtree/put_buffer.h"
+
+namespace pbtree {
+namespace {
+
+TreeState CommittedTree(const Pager& pager) {
+  const Meta& m = pager.committed();
+  return TreeState{m.root, m.depth, m.entries};
+}
+
+}  // namespace
+
+DB::DB(const Options& options, std::string path)
+    : options_(options),
+      path_(std::move(path)),
+      work_(std::make_unique<TreeState>()),
+      put_buffer_(std::make_unique<PutBuffer>()) {}
+
+DB::~DB() {
+  // Transactions and cursors must be gone (see pbtree.h); an open write
+  // transaction's pages are simply dropped with the pager.
+  writer_.reset();
+  pager_.reset();
+}
+
+Status DB::Open(const Options& options, const std::string& path, std::unique_ptr<DB>* db) {
+  if (!IsValidPageSize(options.page_size)) {
+    return Status::InvalidArgument("page_size " + std::to_string(options.page_size) +
+                                   " (must be 4096, 8192, 16384 or 32768)");
+  }
+  for (uint32_t interval : {options.leaf_restart_interval, options.internal_restart_interval}) {
+    if (interval < 1 || interval > 1024) {
+      return Status::InvalidArgument("restart interval " + std::to_string(interval) +
+                                     " (must be 1..1024)");
+    }
+  }
+  std::unique_ptr<DB> d(new DB(options, path));
+  PBTREE_RETURN_IF_ERROR(d->OpenPager());
+  *db = std::move(d);
+  return Status::OK();
+}
+
+Status DB::OpenPager() {
+  PagerOptions po;
+  po.page_size = options_.page_size;
+  po.cache_bytes = options_.cache_bytes;
+  po.read_only = options_.read_only;
+  po.create_if_missing = options_.create_if_missing;
+  po.sync_on_commit = options_.sync == SyncMode::kCommit;
+  po.verify_checksums = options_.verify_checksums;
+  PBTREE_RETURN_IF_ERROR(Pager::Open(path_, po, &pager_));
+  // A reorganize interrupted by a crash leaves its unfinished new file; we
+  // hold the database's lock, so nobody is writing it now.
+  if (!options_.read_only) ::unlink((path_ + ".reorg").c_str());
+  OpenPagerWriter();
+  return Status::OK();
+}
+
+void DB::OpenPagerWriter() {
+  WriteOptions wo;
+  wo.leaf_restart_interval = options_.leaf_restart_interval;
+  wo.internal_restart_interval = options_.internal_restart_interval;
+  writer_ = std::make_unique<TreeWriter>(pager_.get(), work_.get(), wo);
+}
+
+Status DB::Get(Slice key, std::string* value) {
+  return TreeGet(pager_.get(), CommittedTree(*pager_), key, value);
+}
+
+std::unique_ptr<Cursor> DB::NewCursor() {
+  const Meta& m = pager_->committed();
+  pager_->AddReader(m.txn_id);
+  ++open_readers_;
+  return std::unique_ptr<Cursor>(
+      new Cursor(this, m.root, m.depth, nullptr, nullptr, /*pin=*/true, m.txn_id));
+}
+
+uint64_t DB::Count() const { return pager_->committed().entries; }
+
+// One-write transactions without a heap allocation: the transaction object
+// lives on the stack.
+Status DB::Put(Slice key, Slice value) {
+  WriteTxn txn(this);
+  PBTREE_RETURN_IF_ERROR(StartWrite(&txn));
+  PBTREE_RETURN_IF_ERROR(txn.Put(key, value));
+  return txn.Commit();
+}
+
+Status DB::Delete(Slice key) {
+  WriteTxn txn(this);
+  PBTREE_RETURN_IF_ERROR(StartWrite(&txn));
+  PBTREE_RETURN_IF_ERROR(txn.Delete(key));
+  return txn.Commit();
+}
+
+Status DB::StartWrite(WriteTxn* txn) {
+  txn->open_ = false;  // until the pager agrees, destroying it must not abort
+  if (active_write_ != nullptr) return Status::Busy(path_ + ": a write transaction is open");
+  PBTREE_RETURN_IF_ERROR(pager_->BeginWrite());
+  *work_ = CommittedTree(*pager_);
+  ++work_version_;
+  txn->open_ = true;
+  active_write_ = txn;
+  return Status::OK();
+}
+
+Status DB::BeginRead(std::unique_ptr<ReadTxn>* txn) {
+  const Meta& m = pager_->committed();
+  pager_->AddReader(m.txn_id);
+  ++open_readers_;
+  txn->reset(new ReadTxn(this, m.txn_id, m.root, m.depth, m.entries));
+  return Status::OK();
+}
+
+Status DB::BeginWrite(std::unique_ptr<WriteTxn>* txn) {
+  std::unique_ptr<WriteTxn> t(new WriteTxn(this));
+  PBTREE_RETURN_IF_ERROR(StartWrite(t.get()));
+  *txn = std::move(t);
+  return Status::OK();
+}
+
+Status DB::Sync() { return pager_->Sync(); }
+
+std::vector<std::string> DB::Files() const { return {path_}; }
+
+ReadTxn::ReadTxn(DB* db, uint64_t txn_id, uint32_t root, uint32_t depth, uint64_t entries)
+    : db_(db), txn_id_(txn_id), root_(root), depth_(depth), entries_(entries) {}
+
+ReadTxn::~ReadTxn() {
+  db_->pager_->RemoveReader(txn_id_);
+  --db_->open_readers_;
+}
+
+Status ReadTxn::Get(Slice key, std::string* value) {
+  return TreeGet(db_->pager_.get(), TreeState{root_, depth_, entries_}, key, value);
+}
+
+std::unique_ptr<Cursor> ReadTxn::NewCursor() {
+  return std::unique_ptr<Cursor>(
+      new Cursor(db_, root_, depth_, nullptr, nullptr, /*pin=*/false, txn_id_));
+}
+
+WriteTxn::WriteTxn(DB* db) : db_(db) {}
+
+WriteTxn::~WriteTxn() {
+  if (open_) Abort();
+}
+
+Status WriteTxn::Fail(Status s) {
+  failed_ = s;
+  return s;
+}
+
+Status WriteTxn::Put(Slice key, Slice value) {
+  if (!open_) return Status::InvalidArgument("write transaction already ended");
+  if (!failed_.ok()) return failed_;
+  if (key.size() > kMaxKeySize) {
+    return Status::InvalidArgument("key of " + std::to_string(key.size()) + " bytes (at most " +
+                                   std::to_string(kMaxKeySize) + ")");
+  }
+  if (value.size() > (UINT32_MAX >> 1)) return Status::InvalidArgument("value longer than 2 GiB");
+  ++db_->work_version_;
+  modified_ = true;
+  // Small values wait in the put buffer (see put_buffer.h); a large one goes
+  // straight in, after what is buffered.
+  if (value.size() <= MaxInlineValue(db_->pager_->page_size())) {
+    if (db_->put_buffer_->Add(key, value)) return ApplyPuts();
+    return Status::OK();
+  }
+  PBTREE_RETURN_IF_ERROR(ApplyPuts());
+  Status s = db_->writer_->Put(key, value);
+  if (!s.ok()) return Fail(s);
+  return s;
+}
+
+Status WriteTxn::ApplyPuts() {
+  if (!failed_.ok()) return failed_;
+  if (db_->put_buffer_->empty()) return Status::OK();
+  Status s = db_->put_buffer_->Apply(db_->writer_.get());
+  if (!s.ok()) return Fail(s);
+  return s;
+}
+
+Status WriteTxn::Delete(Slice key) {
+  if (!open_) return Status::InvalidArgument("write transaction already ended");
+  PBTREE_RETURN_IF_ERROR(ApplyPuts());
+  ++db_->work_version_;
+  Status s = db_->writer_->Delete(key);
+  if (s.IsNotFound()) return s;  // nothing was touched
+  if (!s.ok()) return Fail(s);
+  modified_ = true;
+  return s;
+}
+
+Status WriteTxn::Get(Slice key, std::string* value) {
+  if (!open_) return Status::InvalidArgument("write transaction already ended");
+  PBTREE_RETURN_IF_ERROR(ApplyPuts());
+  return TreeGet(db_->pager_.get(), *db_->work_, key, value);
+}
+
+std::unique_ptr<Cursor> WriteTxn::NewCursor() {
+  ApplyPuts();  // an error shows in the cursor's status via the failed tree walk
+  const TreeState* work = db_->work_.get();
+  return std::unique_ptr<Cursor>(new Cursor(db_, work->root, work->depth, work,
+                                            &db_->work_version_, /*pin=*/false, 0));
+}
+
+uint64_t WriteTxn::Count() {
+  ApplyPuts();
+  return db_->work_->entries;
+}
+
+Status WriteTxn::Commit() {
+  if (!open_) return Status::InvalidArgument("write transaction already ended");
+  ApplyPuts();
+  if (!failed_.ok()) {
+    Status s = failed_;
+    Abort();
+    return s;
+  }
+  Status s;
+  if (modified_) {
+    const TreeState& work = *db_->work_;
+    s = db_->pager_->Commit(work.root, work.depth, work.entries);
+  } else {
+    db_->pager_->Abort();  // nothing to write; releases nothing but keeps it symmetric
+  }
+  open_ = false;
+  db_->active_write_ = nullptr;
+  ++db_->work_version_;
+  return s;
+}
+
+void WriteTxn::Abort() {
+  if (!open_) return;
+  db_->put_buffer_->Clear();
+  db_->pager_->Abort();
+  open_ = false;
+  db_->active_write_ = nullptr;
+  ++db_->work_version_;
+}
+
+}  // namespace pbtree

@@ -1,0 +1,394 @@
+// Behaviour of the public API: values of every size, transactions and
+// snapshots, cursors, statistics, reorganize, page reuse, sync modes.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <map>
+#include <random>
+#include <string>
+
+#include "engines/pbtree/pbtree.h"
+#include "engines/pbtree/test_util.h"
+
+namespace pbtree {
+namespace {
+
+using testing::ScratchDir;
+
+std::string UrlKey(uint64_t i) {
+  static const char* kHosts[] = {"https://www.example.org/", "https://docs.example.com/",
+                                 "http://static.example.net/assets/"};
+  return std::string(kHosts[i % 3]) + "catalog/" + std::to_string(i % 17) + "/item-" +
+         std::to_string(i * 2654435761u % 1000003);
+}
+
+class DbTest : public ::testing::Test {
+ protected:
+  void SetUp() override { Open(Options()); }
+  void Open(const Options& options) {
+    db_.reset();
+    Status s = DB::Open(options, dir_.File("db"), &db_);
+    ASSERT_TRUE(s.ok()) << s.ToString();
+  }
+  std::string Get(const std::string& key) {
+    std::string value;
+    Status s = db_->Get(key, &value);
+    if (s.IsNotFound()) return "<absent>";
+    EXPECT_TRUE(s.ok()) << s.ToString();
+    return value;
+  }
+  uint64_t FileSize() { return std::filesystem::file_size(dir_.File("db")); }
+
+  ScratchDir dir_;
+  std::unique_ptr<DB> db_;
+};
+
+TEST_F(DbTest, ValuesOfEverySizeAndBinaryKeys) {
+  const std::string nul_key("a\0b", 3);
+  std::mt19937_64 rng(1);
+  std::map<std::string, std::string> model;
+  for (size_t size : {0u, 1u, 40u, 1023u, 1024u, 1025u, 4072u, 4073u, 100000u, 1u << 20}) {
+    std::string value(size, '\0');
+    for (auto& c : value) c = static_cast<char>(rng());
+    const std::string key = std::string("size-") + std::to_string(size);
+    ASSERT_TRUE(db_->Put(key, value).ok());
+    model[key] = value;
+  }
+  ASSERT_TRUE(db_->Put(nul_key, "nul").ok());
+  ASSERT_TRUE(db_->Put("", "empty key").ok());
+  ASSERT_TRUE(db_->Put(std::string(kMaxKeySize, 'k'), "longest").ok());
+  EXPECT_TRUE(db_->Put(std::string(kMaxKeySize + 1, 'k'), "x").IsInvalidArgument());
+  for (const auto& [k, v] : model) EXPECT_EQ(Get(k), v) << k;
+  EXPECT_EQ(Get(nul_key), "nul");
+  EXPECT_EQ(Get(std::string("a", 1)), "<absent>");
+  EXPECT_EQ(Get(""), "empty key");
+  EXPECT_EQ(Get(std::string(kMaxKeySize, 'k')), "longest");
+  // Overwrite large with small and small with large; delete a large one.
+  ASSERT_TRUE(db_->Put("size-100000", "small now").ok());
+  ASSERT_TRUE(db_->Put("size-40", std::string(50000, 'L')).ok());
+  ASSERT_TRUE(db_->Delete("size-1048576").ok());
+  EXPECT_EQ(Get("size-100000"), "small now");
+  EXPECT_EQ(Get("size-40"), std::string(50000, 'L'));
+  EXPECT_EQ(Get("size-1048576"), "<absent>");
+  EXPECT_TRUE(db_->Delete("size-1048576").IsNotFound());
+  CheckReport report;
+  Status s = db_->Check(&report);
+  ASSERT_TRUE(s.ok()) << s.ToString();
+  EXPECT_GT(report.free_pages, 250u) << "the 1 MiB value's pages are free again";
+  Open(Options());
+  EXPECT_EQ(Get("size-40"), std::string(50000, 'L'));
+}
+
+TEST_F(DbTest, ReadersSeeTheirSnapshotWhileAWriterWorks) {
+  ASSERT_TRUE(db_->Put("k", "v1").ok());
+  std::unique_ptr<ReadTxn> before;
+  ASSERT_TRUE(db_->BeginRead(&before).ok());
+  std::unique_ptr<WriteTxn> w;
+  ASSERT_TRUE(db_->BeginWrite(&w).ok());
+  std::unique_ptr<WriteTxn> second;
+  EXPECT_TRUE(db_->BeginWrite(&second).IsBusy()) << "one writer at a time";
+  EXPECT_TRUE(db_->Put("x", "y").IsBusy());
+  ASSERT_TRUE(w->Put("k", "v2").ok());
+  ASSERT_TRUE(w->Put("new", "n").ok());
+  std::string value;
+  ASSERT_TRUE(w->Get("k", &value).ok());
+  EXPECT_EQ(value, "v2") << "a writer reads its own writes";
+  EXPECT_EQ(Get("k"), "v1") << "others read the last commit";
+  EXPECT_EQ(Get("new"), "<absent>");
+  EXPECT_EQ(w->Count(), 2u);
+  EXPECT_EQ(db_->Count(), 1u);
+  ASSERT_TRUE(w->Commit().ok());
+  EXPECT_EQ(Get("k"), "v2");
+  ASSERT_TRUE(before->Get("k", &value).ok());
+  EXPECT_EQ(value, "v1") << "an older snapshot keeps its view";
+  EXPECT_TRUE(before->Get("new", &value).IsNotFound());
+  EXPECT_EQ(before->Count(), 1u);
+  // Many later commits must not reuse the snapshot's pages.
+  for (int i = 0; i < 300; ++i) {
+    ASSERT_TRUE(db_->Put("k", std::string("v") + std::to_string(i)).ok());
+  }
+  ASSERT_TRUE(before->Get("k", &value).ok());
+  EXPECT_EQ(value, "v1");
+  EXPECT_TRUE(db_->Reorganize().IsBusy()) << "a snapshot is open";
+  before.reset();
+  EXPECT_TRUE(db_->Reorganize().ok());
+}
+
+TEST_F(DbTest, AbortDiscardsEverything) {
+  ASSERT_TRUE(db_->Put("keep", "1").ok());
+  const uint64_t size = FileSize();
+  {
+    std::unique_ptr<WriteTxn> w;
+    ASSERT_TRUE(db_->BeginWrite(&w).ok());
+    for (int i = 0; i < 5000; ++i) ASSERT_TRUE(w->Put(UrlKey(i), std::string(100, 'x')).ok());
+    ASSERT_TRUE(w->Delete("keep").ok());
+    w->Abort();
+    EXPECT_TRUE(w->Put("late", "x").IsInvalidArgument()) << "an ended transaction";
+  }
+  {
+    std::unique_ptr<WriteTxn> w;
+    ASSERT_TRUE(db_->BeginWrite(&w).ok());
+    ASSERT_TRUE(w->Put("dropped", "x").ok());
+  }  // destroyed without Commit: aborted
+  EXPECT_EQ(Get("keep"), "1");
+  EXPECT_EQ(Get("dropped"), "<absent>");
+  EXPECT_EQ(Get(UrlKey(1)), "<absent>");
+  EXPECT_EQ(db_->Count(), 1u);
+  EXPECT_EQ(FileSize(), size) << "nothing of an aborted transaction is written";
+  EXPECT_TRUE(db_->Check().ok());
+}
+
+TEST_F(DbTest, BufferedPutsBehaveLikeImmediateOnes) {
+  // More puts than the buffer holds, with repeated keys (the last put wins),
+  // values of every size, and reads, cursors and deletes in between.
+  std::map<std::string, std::string> model;
+  std::mt19937_64 rng(5);
+  std::unique_ptr<WriteTxn> w;
+  ASSERT_TRUE(db_->BeginWrite(&w).ok());
+  for (int i = 0; i < 150000; ++i) {
+    const std::string key = UrlKey(rng() % 60000);
+    const std::string value(rng() % 50 == 0 ? 3000 : rng() % 30, static_cast<char>('a' + i % 26));
+    ASSERT_TRUE(w->Put(key, value).ok());
+    model[key] = value;
+    if (i % 20000 == 0) {
+      std::string got;
+      ASSERT_TRUE(w->Get(key, &got).ok());
+      EXPECT_EQ(got, value) << "a read applies the buffer first";
+      std::unique_ptr<Cursor> c = w->NewCursor();
+      c->Seek(key);
+      ASSERT_TRUE(c->Valid());
+      EXPECT_EQ(c->key(), key);
+      ASSERT_TRUE(w->Put(key + "!", "after the cursor").ok());
+      model[key + "!"] = "after the cursor";
+      c->Next();
+      ASSERT_TRUE(c->Valid());
+      EXPECT_EQ(c->key(), key + "!") << "a cursor sees puts made after it";
+    }
+    if (i % 7000 == 0) {
+      const std::string victim = model.begin()->first;
+      ASSERT_TRUE(w->Delete(victim).ok());
+      model.erase(victim);
+    }
+  }
+  EXPECT_EQ(w->Count(), model.size());
+  ASSERT_TRUE(w->Commit().ok());
+  std::unique_ptr<Cursor> c = db_->NewCursor();
+  auto it = model.begin();
+  for (c->SeekToFirst(); c->Valid(); c->Next(), ++it) {
+    ASSERT_NE(it, model.end());
+    ASSERT_EQ(c->key(), it->first);
+    ASSERT_EQ(c->value(), it->second);
+  }
+  EXPECT_EQ(it, model.end());
+  c.reset();
+  // Buffered puts of an aborted transaction vanish.
+  ASSERT_TRUE(db_->BeginWrite(&w).ok());
+  ASSERT_TRUE(w->Put("never", "committed").ok());
+  w->Abort();
+  EXPECT_EQ(Get("never"), "<absent>");
+  EXPECT_TRUE(db_->Check().ok());
+}
+
+class CursorTest : public DbTest {
+ protected:
+  void SetUp() override {
+    DbTest::SetUp();
+    // Twenty transactions of random keys: pages split in the middle and are
+    // left partly empty, as in real use.
+    for (uint64_t batch = 0; batch < 20; ++batch) {
+      std::unique_ptr<WriteTxn> w;
+      ASSERT_TRUE(db_->BeginWrite(&w).ok());
+      for (uint64_t i = batch; i < 20000; i += 20) {
+        const std::string key = UrlKey(i);
+        ASSERT_TRUE(w->Put(key, key.substr(key.size() - 6)).ok());
+        model_[key] = key.substr(key.size() - 6);
+      }
+      ASSERT_TRUE(w->Commit().ok());
+    }
+  }
+  std::map<std::string, std::string> model_;
+};
+
+TEST_F(CursorTest, RangeScansBothWays) {
+  std::unique_ptr<Cursor> c = db_->NewCursor();
+  auto it = model_.begin();
+  for (c->SeekToFirst(); c->Valid(); c->Next(), ++it) {
+    ASSERT_EQ(c->key(), it->first);
+    ASSERT_EQ(c->value(), it->second);
+  }
+  EXPECT_EQ(it, model_.end());
+  auto rit = model_.rbegin();
+  for (c->SeekToLast(); c->Valid(); c->Prev(), ++rit) ASSERT_EQ(c->key(), rit->first);
+  EXPECT_EQ(rit, model_.rend());
+  EXPECT_TRUE(c->status().ok());
+
+  // A range [from, to) forward and (to, from] backward.
+  const std::string from = "https://docs.example.com/catalog/3", to = "https://docs.example.com/catalog/5";
+  size_t n = 0;
+  for (c->Seek(from); c->Valid() && c->key() < to; c->Next()) ++n;
+  size_t expected = std::distance(model_.lower_bound(from), model_.lower_bound(to));
+  EXPECT_EQ(n, expected);
+  EXPECT_GT(n, 100u);
+  n = 0;
+  for (c->SeekForPrev(to); c->Valid() && c->key() >= from; c->Prev()) ++n;
+  EXPECT_EQ(n, expected);
+  // Seeks between, before and after the keys.
+  c->Seek("");
+  EXPECT_EQ(c->key(), model_.begin()->first);
+  c->Seek("\xff");
+  EXPECT_FALSE(c->Valid());
+  c->SeekForPrev("");
+  EXPECT_FALSE(c->Valid());
+  c->SeekForPrev("\xff");
+  EXPECT_EQ(c->key(), model_.rbegin()->first);
+}
+
+TEST_F(CursorTest, SkipMovesByWholeLeaves) {
+  std::unique_ptr<Cursor> c = db_->NewCursor();
+  std::vector<std::string> keys;
+  for (const auto& [k, v] : model_) keys.push_back(k);
+  for (uint64_t start : {0u, 1u, 500u, 19000u}) {
+    for (uint64_t skip : {0u, 1u, 37u, 1000u, 5000u, 19999u, 20000u}) {
+      c->Seek(keys[start]);
+      c->Skip(skip);
+      if (start + skip < keys.size()) {
+        ASSERT_TRUE(c->Valid()) << start << "+" << skip;
+        EXPECT_EQ(c->key(), keys[start + skip]);
+        EXPECT_EQ(c->value(), model_[keys[start + skip]]);
+      } else {
+        EXPECT_FALSE(c->Valid());
+      }
+      c->Seek(keys[start]);
+      c->SkipBackward(skip);
+      if (skip <= start) {
+        ASSERT_TRUE(c->Valid()) << start << "-" << skip;
+        EXPECT_EQ(c->key(), keys[start - skip]);
+      } else {
+        EXPECT_FALSE(c->Valid());
+      }
+    }
+  }
+}
+
+TEST_F(CursorTest, WriteCursorFollowsItsTransaction) {
+  std::unique_ptr<WriteTxn> w;
+  ASSERT_TRUE(db_->BeginWrite(&w).ok());
+  std::unique_ptr<Cursor> c = w->NewCursor();
+  auto it = model_.begin();
+  c->SeekToFirst();
+  // Delete every other key while walking: the cursor re-seeks after each change.
+  size_t visited = 0;
+  while (c->Valid()) {
+    ASSERT_EQ(c->key(), it->first);
+    const std::string key(c->key());
+    if (visited % 2 == 0) {
+      ASSERT_TRUE(w->Delete(key).ok());
+    }
+    c->Next();
+    ++it;
+    ++visited;
+  }
+  EXPECT_EQ(visited, model_.size());
+  EXPECT_EQ(w->Count(), model_.size() / 2);
+  ASSERT_TRUE(w->Commit().ok());
+  EXPECT_EQ(db_->Count(), model_.size() / 2);
+  EXPECT_TRUE(db_->Check().ok());
+}
+
+TEST_F(CursorTest, StatsDescribeTheTree) {
+  Stats stats;
+  ASSERT_TRUE(db_->GetStats(&stats).ok());
+  EXPECT_EQ(stats.entries, 20000u);
+  EXPECT_GE(stats.depth, 2u);
+  EXPECT_GT(stats.leaf_pages, 50u);
+  EXPECT_GT(stats.internal_pages, 0u);
+  EXPECT_EQ(stats.file_pages, stats.meta_pages + stats.leaf_pages + stats.internal_pages +
+                                  stats.overflow_pages + stats.free_map_pages + stats.free_pages);
+  EXPECT_GT(stats.leaf_fill, 0.5);
+  EXPECT_LE(stats.leaf_fill, 1.0);
+  EXPECT_LT(stats.key_bytes_stored * 2, stats.key_bytes_raw) << "prefix compression";
+  EXPECT_GT(stats.commits, 0u);
+
+  // Reorganize: full pages, no free pages, the same data, a smaller file.
+  const uint64_t before = FileSize();
+  ASSERT_TRUE(db_->Reorganize().ok());
+  Stats after;
+  ASSERT_TRUE(db_->GetStats(&after).ok());
+  EXPECT_EQ(after.entries, 20000u);
+  EXPECT_EQ(after.free_pages, 0u);
+  EXPECT_GT(after.leaf_fill, 0.95);
+  EXPECT_LT(after.leaf_pages, stats.leaf_pages);
+  EXPECT_LT(FileSize(), before);
+  EXPECT_FALSE(std::filesystem::exists(dir_.File("db.reorg")));
+  for (const auto& [k, v] : model_) ASSERT_EQ(Get(k), v);
+  // Still writable afterwards, and still after a reopen.
+  ASSERT_TRUE(db_->Put("after-reorganize", "x").ok());
+  Open(Options());
+  EXPECT_EQ(Get("after-reorganize"), "x");
+  EXPECT_EQ(db_->Count(), 20001u);
+  EXPECT_TRUE(db_->Check().ok());
+}
+
+TEST_F(DbTest, OneKeyCommitsReuseFreedPages) {
+  for (int i = 0; i < 2000; ++i) ASSERT_TRUE(db_->Put(UrlKey(i), std::string(40, 'v')).ok());
+  const uint64_t size = FileSize();
+  for (int round = 0; round < 5; ++round) {
+    for (int i = 0; i < 2000; ++i) ASSERT_TRUE(db_->Put(UrlKey(i), std::string(40, 'w')).ok());
+  }
+  // Each commit frees the pages of the previous one: the file stays put.
+  EXPECT_LE(FileSize(), size + size / 4);
+  Stats stats;
+  ASSERT_TRUE(db_->GetStats(&stats).ok());
+  EXPECT_LE(stats.pages_written / stats.commits, 12u)
+      << "a one-key commit writes its root-to-leaf path, the free map and the meta";
+}
+
+TEST_F(DbTest, TransactionsLargerThanTheCache) {
+  Options options;
+  options.cache_bytes = 16 * 4096;  // far below one transaction's dirty pages
+  Open(options);
+  for (int round = 0; round < 3; ++round) {
+    std::unique_ptr<WriteTxn> w;
+    ASSERT_TRUE(db_->BeginWrite(&w).ok());
+    for (int i = 0; i < 20000; ++i) {
+      ASSERT_TRUE(w->Put(UrlKey(i), std::string(500 + round, 'x')).ok());
+    }
+    ASSERT_TRUE(w->Commit().ok());
+  }
+  for (int i = 0; i < 20000; i += 97) EXPECT_EQ(Get(UrlKey(i)), std::string(502, 'x'));
+  Stats stats;
+  ASSERT_TRUE(db_->GetStats(&stats).ok());
+  EXPECT_LE(stats.cached_pages, 16u) << "the cache shrinks back after each commit";
+  EXPECT_TRUE(db_->Check().ok());
+}
+
+TEST_F(DbTest, SyncModeCommitSyncsEveryCommit) {
+  Options options;
+  options.sync = SyncMode::kCommit;
+  Open(options);
+  for (int i = 0; i < 5; ++i) ASSERT_TRUE(db_->Put(UrlKey(i), "v").ok());
+  Stats stats;
+  ASSERT_TRUE(db_->GetStats(&stats).ok());
+  EXPECT_EQ(stats.syncs, 10u) << "pages, then meta";
+  Open(Options());
+  for (int i = 0; i < 5; ++i) ASSERT_TRUE(db_->Put(UrlKey(i), "v").ok());
+  ASSERT_TRUE(db_->GetStats(&stats).ok());
+  EXPECT_EQ(stats.syncs, 0u) << "sync=none never fsyncs";
+}
+
+TEST_F(DbTest, ReadOnlyHandles) {
+  ASSERT_TRUE(db_->Put("k", "v").ok());
+  db_.reset();
+  Options options;
+  options.read_only = true;
+  std::unique_ptr<DB> a, b;
+  ASSERT_TRUE(DB::Open(options, dir_.File("db"), &a).ok());
+  ASSERT_TRUE(DB::Open(options, dir_.File("db"), &b).ok()) << "readers share the file";
+  std::string value;
+  EXPECT_TRUE(b->Get("k", &value).ok());
+  EXPECT_TRUE(a->Put("k", "w").IsNotSupported());
+  EXPECT_TRUE(a->Reorganize().IsNotSupported());
+}
+
+}  // namespace
+}  // namespace pbtree

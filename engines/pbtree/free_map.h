@@ -1,0 +1,108 @@
+// FreeMap: which pages are free, which of them a writer may reuse now, and the
+// bitmap pages that persist the free set (format in format.h).
+//
+// Bit p of the map is 1 when page p is unreachable from the committed tree.
+// A page that transaction N stops using ("freed by N") is free in N's map but
+// is reusable only when no reader still looks at a snapshot older than N
+// (ReleasePending), and never within N itself: the previous commit, which a
+// crash during N falls back to, may still reach it. A page allocated and freed
+// within one transaction was never committed and is reusable at once.
+//
+// The map pages themselves are copy-on-write like every other page: a commit
+// gives each map page whose bits changed a fresh page and frees the old one
+// (PrepareCommit).
+//
+// Not thread-safe: owned and serialised by the Pager.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <vector>
+
+#include "engines/pbtree/status.h"
+
+namespace pbtree {
+
+class FreeMap {
+ public:
+  explicit FreeMap(uint32_t page_size);
+
+  // Bits covered by one map page.
+  uint32_t bits_per_map_page() const { return bits_per_page_; }
+
+  // Starts from a committed state: `page_count` pages, all in use, described by
+  // `map_pages` (to be filled by LoadMapPage).
+  void Reset(uint32_t page_count, std::vector<uint32_t> map_pages);
+  // Reads map page `index` (already checksummed). Corruption when its header
+  // names another index. Every free page becomes reusable.
+  Status LoadMapPage(uint32_t index, const uint8_t* page);
+  // Corruption when the loaded map frees a page it must not (the metas, a map
+  // page) or disagrees with the meta's free-page count.
+  Status CheckLoaded(uint32_t expected_free) const;
+
+  bool IsFree(uint32_t page_no) const {
+    return page_no < page_count_ && (free_[page_no >> 6] >> (page_no & 63) & 1);
+  }
+  uint32_t page_count() const { return page_count_; }
+  uint32_t free_count() const { return free_count_; }
+  const std::vector<uint32_t>& map_pages() const { return map_pages_; }
+
+  // Makes pages freed by transactions <= `oldest_snapshot` reusable (every
+  // pending page when `no_readers`).
+  void ReleasePending(uint64_t oldest_snapshot, bool no_readers);
+
+  // Write transaction. Allocate returns the lowest reusable page, or grows the
+  // file by one page. FreeCommitted frees a page of the committed state;
+  // FreeUncommitted one allocated by this transaction.
+  uint32_t Allocate();
+  void FreeCommitted(uint32_t page_no);
+  void FreeUncommitted(uint32_t page_no);
+
+  // Gives a fresh page to every map page whose bits changed (allocating and
+  // freeing as needed) and lists their indexes in `indexes`. After this, only
+  // EncodeMapPage, Commit or Abort may be called.
+  void PrepareCommit(std::vector<uint32_t>* indexes);
+  // Writes map page `index` (header and bits; the caller seals it).
+  void EncodeMapPage(uint32_t index, uint8_t* page) const;
+  // The transaction `txn_id` is durable: its freed pages become pending.
+  void Commit(uint64_t txn_id);
+  // Forgets everything done since the last Commit.
+  void Abort();
+
+  uint64_t pending_pages() const;
+
+ private:
+  void EnsureBits(uint32_t pages);
+  void SetFree(uint32_t page_no, bool free);
+  void SetReusable(uint32_t page_no, bool reusable);
+  void MarkIndexDirty(uint32_t page_no);
+
+  struct Pending {
+    uint64_t txn_id;
+    std::vector<uint32_t> pages;
+  };
+
+  uint32_t page_size_;
+  uint32_t bits_per_page_;
+  uint32_t page_count_ = 0;
+  uint32_t free_count_ = 0;
+  std::vector<uint64_t> free_;
+  std::vector<uint64_t> reusable_;
+  std::vector<uint32_t> map_pages_;
+  size_t search_word_ = 0;      // no reusable page below this word
+  size_t run_search_word_ = 0;  // no run of 8 reusable pages starts below this word
+  uint32_t last_allocated_ = 0;
+  std::deque<Pending> pending_;
+
+  // Undo information for the open transaction.
+  uint32_t committed_page_count_ = 0;
+  uint32_t committed_free_count_ = 0;
+  std::vector<uint32_t> committed_map_pages_;
+  std::vector<uint32_t> allocated_;        // taken from the reusable set
+  std::vector<uint32_t> freed_committed_;  // pending once committed
+  std::vector<uint8_t> index_dirty_;
+  std::vector<uint8_t> index_fresh_;
+  std::vector<uint32_t> dirty_indexes_;
+};
+
+}  // namespace pbtree

@@ -1,0 +1,374 @@
+// Search and in-place edits of node pages; the layout is in node_page.h.
+#include "engines/pbtree/node_page.h"
+
+#include <algorithm>
+#include <cassert>
+#include <cstring>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+namespace pbtree {
+namespace {
+
+// Length of the common prefix of a[0, n) and b[0, n).
+size_t MismatchAt(const uint8_t* a, const uint8_t* b, size_t n) {
+  size_t i = 0;
+#if defined(__SSE2__)
+  while (i + 16 <= n) {
+    const __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(a + i));
+    const __m128i y = _mm_loadu_si128(reinterpret_cast<const __m128i*>(b + i));
+    const unsigned equal = static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpeq_epi8(x, y)));
+    if (equal != 0xffff) return i + __builtin_ctz(~equal);
+    i += 16;
+  }
+#endif
+  while (i + 8 <= n) {
+    uint64_t x, y;
+    std::memcpy(&x, a + i, 8);
+    std::memcpy(&y, b + i, 8);
+    if (x != y) {
+      // Little-endian loads: the first differing byte is the lowest set byte.
+      return i + (__builtin_ctzll(x ^ y) >> 3);
+    }
+    i += 8;
+  }
+  while (i < n && a[i] == b[i]) ++i;
+  return i;
+}
+
+uint8_t* PutEntryHeader(uint8_t* p, bool leaf, uint32_t shared, uint32_t unshared,
+                        uint32_t field) {
+  p = EncodeVarint32(p, shared);
+  p = EncodeVarint32(p, unshared);
+  if (leaf) p = EncodeVarint32(p, field);
+  return p;
+}
+
+}  // namespace
+
+uint32_t CommonPrefix(Slice a, Slice b) {
+  size_t n = std::min(a.size(), b.size());
+  return static_cast<uint32_t>(MismatchAt(reinterpret_cast<const uint8_t*>(a.data()),
+                                          reinterpret_cast<const uint8_t*>(b.data()), n));
+}
+
+uint32_t NodePage::BlockOf(uint32_t pos) const {
+  uint32_t lo = 0, hi = restarts() - 1;
+  while (lo < hi) {
+    uint32_t mid = (lo + hi + 1) / 2;
+    if (restart_offset(mid) <= pos) {
+      lo = mid;
+    } else {
+      hi = mid - 1;
+    }
+  }
+  return lo;
+}
+
+SeekResult NodePage::Seek(Slice target) const {
+  // A search is mostly waiting for memory: ask for the lines it will touch
+  // early and all at once (the restart array at the end of the page, the
+  // restart entries, then the chosen block) instead of one miss at a time.
+  __builtin_prefetch(page_ + page_size_ - 64);
+  SeekResult r;
+  const uint32_t nr = restarts();
+  const uint32_t end = data_end();
+  if (nr == 0) {
+    r.pos = end;
+    r.pos_is_restart = true;
+    return r;
+  }
+  const uint8_t* t = reinterpret_cast<const uint8_t*>(target.data());
+  const size_t tn = target.size();
+  const bool leaf = is_leaf();
+
+  if (nr <= 8) {
+    for (uint32_t i = 1; i < nr; ++i) __builtin_prefetch(page_ + restart_offset(i));
+  }
+  // The last restart whose (whole) key is <= target; block 0 when none is.
+  // Comparing a restart key also gives its common prefix with the target,
+  // which the scan of its block starts from.
+  uint32_t lo = 0, hi = nr - 1;
+  uint32_t lo_lcp = 0;
+  bool lo_probed = false;
+  while (lo < hi) {
+    const uint32_t mid = (lo + hi + 1) / 2;
+    const uint32_t off = restart_offset(mid);
+    EntryView e = EntryAt(off, leaf);
+    const size_t n = std::min<size_t>(e.unshared, tn);
+    const size_t c = MismatchAt(e.suffix, t, n);
+    if (c == n && e.unshared == tn) {
+      r.pos = off;
+      r.block = mid;
+      r.exact = true;
+      r.next_lcp = static_cast<uint32_t>(tn);
+      r.pos_is_restart = true;
+      return r;
+    }
+    const bool below = c == n ? e.unshared < tn : e.suffix[c] < t[c];
+    if (below) {
+      lo = mid;
+      lo_lcp = static_cast<uint32_t>(c);
+      lo_probed = true;
+    } else {
+      hi = mid - 1;
+    }
+  }
+  const uint32_t block = lo;
+  const uint32_t block_end = block + 1 < nr ? restart_offset(block + 1) : end;
+  r.block = block;
+  // The scan stops halfway through the block on average.
+  const uint32_t prefetch_end = std::min(block_end, restart_offset(block) + 8 * 64);
+  for (uint32_t line = restart_offset(block) + 64; line < prefetch_end; line += 64) {
+    __builtin_prefetch(page_ + line);
+  }
+
+  // Scan the block keeping m = common prefix of the last key below the target
+  // and the target. An entry sharing more than m bytes with that key is still
+  // below the target; one sharing fewer is above it; only an entry sharing
+  // exactly m bytes needs its suffix compared.
+  uint32_t pos = restart_offset(block);
+  uint32_t prev = 0;
+  uint32_t m = 0;
+  uint32_t in_block = 0;
+  if (lo_probed) {
+    // The restart key is below the target: start after it.
+    prev = pos;
+    pos = EntryAt(pos, leaf).end;
+    m = lo_lcp;
+    in_block = 1;
+  }
+  while (pos < block_end) {
+    EntryView e = EntryAt(pos, leaf);
+    if (in_block > 0) {
+      if (e.shared > m) {
+        prev = pos;
+        pos = e.end;
+        ++in_block;
+        continue;
+      }
+      if (e.shared < m) {
+        r.next_lcp = e.shared;
+        break;
+      }
+    }
+    const size_t rest = tn - m;
+    const size_t n = std::min<size_t>(e.unshared, rest);
+    const size_t c = MismatchAt(e.suffix, t + m, n);
+    bool below;
+    if (c == n) {
+      if (e.unshared == rest) {
+        r.exact = true;
+        r.next_lcp = static_cast<uint32_t>(tn);
+        break;
+      }
+      below = e.unshared < rest;  // the stored key is a proper prefix of the target
+    } else {
+      below = e.suffix[c] < t[m + c];
+    }
+    if (!below) {
+      r.next_lcp = m + static_cast<uint32_t>(c);
+      break;
+    }
+    m += static_cast<uint32_t>(c);
+    prev = pos;
+    pos = e.end;
+    ++in_block;
+  }
+  r.pos = pos;
+  r.prev = prev;
+  r.prev_lcp = prev == 0 ? 0 : m;
+  r.in_block = in_block;
+  r.pos_is_restart = pos == block_end || in_block == 0;
+  return r;
+}
+
+uint32_t NodePage::FindChildEntry(Slice target) const {
+  SeekResult r = Seek(target);
+  // The first key of an internal page is empty, so prev is set unless the
+  // target equals a restart key (exact) or is the empty key.
+  if (r.exact || r.prev == 0) return r.pos;
+  return r.prev;
+}
+
+void NodePage::ShiftRestarts(uint32_t after, int delta, bool include_equal) {
+  const uint32_t nr = restarts();
+  uint8_t* base = page_ + page_size_ - 2 * nr;
+  for (uint32_t i = 0; i < nr; ++i) {
+    uint32_t off = DecodeFixed16(base + 2 * i);
+    if (off > after || (include_equal && off == after)) {
+      EncodeFixed16(base + 2 * i, static_cast<uint16_t>(static_cast<int>(off) + delta));
+    }
+  }
+}
+
+void NodePage::InsertRestart(uint32_t index, uint32_t offset) {
+  const uint32_t nr = restarts();
+  uint8_t* base = page_ + page_size_ - 2 * nr;
+  std::memmove(base - 2, base, 2 * index);
+  EncodeFixed16(base - 2 + 2 * index, static_cast<uint16_t>(offset));
+  EncodeFixed16(page_ + kOffRestarts, static_cast<uint16_t>(nr + 1));
+}
+
+void NodePage::RemoveRestart(uint32_t index) {
+  const uint32_t nr = restarts();
+  uint8_t* base = page_ + page_size_ - 2 * nr;
+  std::memmove(base + 2, base, 2 * index);
+  EncodeFixed16(page_ + kOffRestarts, static_cast<uint16_t>(nr - 1));
+}
+
+bool NodePage::Insert(const SeekResult& at, Slice key, EntryValue value,
+                      uint32_t restart_interval, std::string* scratch) {
+  const bool leaf = is_leaf();
+  const uint32_t end = data_end();
+  const uint32_t pos = at.pos;
+  // prev == 0: the key goes first in its block (only possible in block 0) and
+  // becomes the restart entry there.
+  const bool at_block_start = at.prev == 0;
+  const uint32_t shared = at_block_start ? 0 : at.prev_lcp;
+  const uint32_t unshared = static_cast<uint32_t>(key.size()) - shared;
+
+  uint8_t new_header[3 * kMaxVarint32Bytes];
+  const uint32_t new_header_size =
+      static_cast<uint32_t>(PutEntryHeader(new_header, leaf, shared, unshared, value.field) -
+                            new_header);
+  const uint32_t new_size =
+      new_header_size + unshared + static_cast<uint32_t>(value.payload.size());
+
+  // The following entry, if in the same block, is re-encoded against the new
+  // key: its shared length can only grow, so it gives up `drop` suffix bytes.
+  const bool reencode_next = pos < end && (at_block_start || !at.pos_is_restart);
+  uint8_t next_header[3 * kMaxVarint32Bytes];
+  uint32_t next_header_size = 0;
+  uint32_t replaced = 0;  // bytes at pos that the new bytes replace
+  if (reencode_next) {
+    EntryView k = Entry(pos);
+    const uint32_t drop = at.next_lcp - k.shared;
+    next_header_size = static_cast<uint32_t>(
+        PutEntryHeader(next_header, leaf, at.next_lcp, k.unshared - drop, k.field) -
+        next_header);
+    replaced = k.header_size + drop;
+  }
+  const bool new_restart = at_block_start && pos == end;
+  const int delta = static_cast<int>(new_size + next_header_size) - static_cast<int>(replaced);
+  const int needed = delta + (new_restart ? 2 : 0);
+  if (needed > static_cast<int>(free_bytes())) return false;
+
+  std::memmove(page_ + pos + replaced + delta, page_ + pos + replaced, end - pos - replaced);
+  uint8_t* p = page_ + pos;
+  std::memcpy(p, new_header, new_header_size);
+  p += new_header_size;
+  if (unshared > 0) std::memcpy(p, key.data() + shared, unshared);
+  p += unshared;
+  if (!value.payload.empty()) std::memcpy(p, value.payload.data(), value.payload.size());
+  p += value.payload.size();
+  std::memcpy(p, next_header, next_header_size);
+
+  EncodeFixed16(page_ + kOffDataEnd, static_cast<uint16_t>(end + delta));
+  EncodeFixed16(page_ + kOffCount, static_cast<uint16_t>(count() + 1));
+  if (new_restart) {
+    InsertRestart(0, pos);
+  } else {
+    // A restart at pos keeps pointing at pos when the new key took its place
+    // (block start); otherwise the entry at pos moved right.
+    ShiftRestarts(pos, delta, !at_block_start);
+  }
+
+  // Keep restart blocks short so that searches stay cheap.
+  if (restart_interval > 0) {
+    const uint32_t nr = restarts();
+    const uint32_t block_end = at.block + 1 < nr ? restart_offset(at.block + 1) : data_end();
+    uint32_t in_block = at.in_block + 1;
+    for (uint32_t q = pos + new_size; q < block_end; q = EntryAt(q, leaf).end) ++in_block;
+    if (in_block > 2 * restart_interval) {
+      DecodedNode decoded;
+      DecodeNode(page_, page_size_, &decoded);
+      scratch->resize(page_size_);
+      uint8_t* fresh = reinterpret_cast<uint8_t*>(scratch->data());
+      NodeBuilder builder(fresh, page_size_, GetPageType(page_), GetLevel(page_),
+                          restart_interval);
+      bool fits = true;
+      for (size_t i = 0; i < decoded.entries.size() && fits; ++i) {
+        fits = builder.Add(decoded.key(i), decoded.value(i));
+      }
+      // Rebuilding adds restart entries (whole keys); when that no longer fits,
+      // the longer block is still a valid page.
+      if (fits) {
+        builder.Finish();
+        std::memcpy(page_, fresh, page_size_);
+      }
+    }
+  }
+  return true;
+}
+
+bool NodePage::ReplaceValue(uint32_t pos, EntryValue value) {
+  assert(is_leaf());
+  EntryView e = Entry(pos);
+  const uint32_t end = data_end();
+  uint8_t header[3 * kMaxVarint32Bytes];
+  const uint32_t header_size = static_cast<uint32_t>(
+      PutEntryHeader(header, true, e.shared, e.unshared, value.field) - header);
+  const uint32_t new_size =
+      header_size + e.unshared + static_cast<uint32_t>(value.payload.size());
+  const int delta = static_cast<int>(new_size) - static_cast<int>(e.end - pos);
+  if (delta > static_cast<int>(free_bytes())) return false;
+  uint8_t suffix[kMaxKeySize];
+  std::memcpy(suffix, e.suffix, e.unshared);
+  std::memmove(page_ + e.end + delta, page_ + e.end, end - e.end);
+  uint8_t* p = page_ + pos;
+  std::memcpy(p, header, header_size);
+  std::memcpy(p + header_size, suffix, e.unshared);
+  if (!value.payload.empty()) {
+    std::memcpy(p + header_size + e.unshared, value.payload.data(), value.payload.size());
+  }
+  EncodeFixed16(page_ + kOffDataEnd, static_cast<uint16_t>(end + delta));
+  ShiftRestarts(pos, delta, false);
+  return true;
+}
+
+void NodePage::Erase(const SeekResult& at) {
+  const bool leaf = is_leaf();
+  const uint32_t pos = at.pos;
+  assert(at.exact && (leaf || pos != kPageHeaderSize));
+  const uint32_t end = data_end();
+  const uint32_t nr = restarts();
+  EntryView e = Entry(pos);
+  const bool e_is_restart = at.prev == 0;
+  const uint32_t next = e.end;
+  const bool next_is_restart = at.block + 1 < nr && restart_offset(at.block + 1) == next;
+  const bool next_in_block = next < end && !next_is_restart;
+
+  uint8_t bytes[3 * kMaxVarint32Bytes + kMaxKeySize];
+  uint32_t new_bytes = 0;
+  uint32_t replaced = e.end - pos;
+  if (next_in_block) {
+    // The next key loses its reference: it now shares min(e.shared, k.shared)
+    // bytes with the key before the erased one and takes over the erased
+    // key's bytes in between.
+    EntryView k = Entry(next);
+    const uint32_t ns = std::min(e.shared, k.shared);
+    const uint32_t add = k.shared - ns;
+    uint8_t* p = PutEntryHeader(bytes, leaf, ns, k.unshared + add, k.field);
+    std::memcpy(p, e.suffix + (ns - e.shared), add);
+    new_bytes = static_cast<uint32_t>(p - bytes) + add;
+    replaced += k.header_size;
+  } else if (e_is_restart) {
+    RemoveRestart(at.block);
+  }
+  const int delta = static_cast<int>(new_bytes) - static_cast<int>(replaced);
+  std::memmove(page_ + pos + replaced + delta, page_ + pos + replaced, end - pos - replaced);
+  std::memcpy(page_ + pos, bytes, new_bytes);
+  EncodeFixed16(page_ + kOffDataEnd, static_cast<uint16_t>(end + delta));
+  EncodeFixed16(page_ + kOffCount, static_cast<uint16_t>(count() - 1));
+  ShiftRestarts(pos, delta, false);
+}
+
+void NodePage::SetChild(uint32_t pos, uint32_t child) {
+  EntryView e = Entry(pos);
+  EncodeFixed32(page_ + (e.payload - page_), child);
+}
+
+}  // namespace pbtree

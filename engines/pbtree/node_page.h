@@ -1,0 +1,224 @@
+// Leaf and internal pages: prefix-compressed, sorted entries with restart
+// points (the LevelDB block idea), searched and edited in place.
+//
+// Layout of a node page (after the 24-byte header of format.h):
+//
+//   [24, data_end)            entries, in strictly increasing key order
+//   [data_end, restart_base)  free space
+//   [restart_base, page_size) restart array: restart count u16 LE offsets,
+//                             ascending; restart_base = page_size - 2*count
+//
+// Leaf entry:     varint shared | varint unshared | varint value_field |
+//                 key suffix (unshared bytes) | payload
+// Internal entry: varint shared | varint unshared | key suffix | u32 child page
+//
+// The key of an entry is the first `shared` bytes of the previous entry's key
+// followed by its suffix. `shared` is always exactly the length of the common
+// prefix with the previous key, never less: the search below relies on it to
+// decide most comparisons from the header alone, without rebuilding keys. A
+// restart entry has shared = 0 and so stores its whole key; the first entry is
+// always a restart, and the restart array lists them all, so a search binary
+// searches the restart keys and then scans one restart block.
+//
+// value_field = value_length * 2 + overflow. Inline (overflow = 0) the payload
+// is the value's bytes; otherwise (value longer than page_size / 4) the payload
+// is the u32 first page of the overflow chain and value_length the full length.
+//
+// Internal pages: entry i routes keys k with key_i <= k < key_{i+1} to child
+// i. The first entry's key is empty (it routes everything below key_1), so a
+// page's separators are the shortest strings that split its children
+// (suffix truncation: see ShortestSeparator).
+//
+// Pages read from disk are validated once (ValidateNodePage) when they enter
+// the cache; the functions here then trust the bytes. Edits keep a page valid.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "engines/pbtree/format.h"
+#include "engines/pbtree/status.h"
+
+namespace pbtree {
+
+// What an entry carries besides its key. Leaves: `field` is the value_field
+// and `payload` the inline value bytes or the 4-byte overflow page. Internal
+// pages: `payload` is the 4-byte child page number and `field` is unused.
+struct EntryValue {
+  uint32_t field = 0;
+  Slice payload;
+};
+
+// One decoded entry header at an offset of a trusted page.
+struct EntryView {
+  uint32_t shared = 0;
+  uint32_t unshared = 0;
+  uint32_t field = 0;
+  const uint8_t* suffix = nullptr;
+  const uint8_t* payload = nullptr;
+  uint32_t payload_size = 0;
+  uint32_t header_size = 0;  // bytes of the varints
+  uint32_t end = 0;          // offset one past the entry
+};
+
+// Where a key falls in a page.
+struct SeekResult {
+  uint32_t pos = 0;        // offset of the first entry with key >= target (data_end if none)
+  uint32_t prev = 0;       // offset of the entry before pos in the block the search
+                           // scanned; 0 when pos is that block's first entry
+  uint32_t block = 0;      // restart block containing prev (or pos when prev == 0)
+  uint32_t prev_lcp = 0;   // common prefix of the previous key and the target
+  uint32_t next_lcp = 0;   // common prefix of the key at pos and the target
+  uint32_t in_block = 0;   // entries of the block before pos
+  bool exact = false;      // the key at pos equals the target
+  bool pos_is_restart = false;  // pos is a restart entry (or data_end)
+};
+
+class NodePage {
+ public:
+  NodePage(uint8_t* page, uint32_t page_size) : page_(page), page_size_(page_size) {}
+
+  bool is_leaf() const { return GetPageType(page_) == PageType::kLeaf; }
+  uint32_t count() const { return GetCount(page_); }
+  uint32_t restarts() const { return DecodeFixed16(page_ + kOffRestarts); }
+  uint32_t data_end() const { return DecodeFixed16(page_ + kOffDataEnd); }
+  uint32_t restart_offset(uint32_t i) const {
+    return DecodeFixed16(page_ + page_size_ - 2 * (restarts() - i));
+  }
+  // Bytes in use: header, entries and restart array.
+  uint32_t used_bytes() const { return data_end() + 2 * restarts(); }
+  uint32_t free_bytes() const { return page_size_ - used_bytes(); }
+  uint8_t* data() const { return page_; }
+
+  EntryView Entry(uint32_t pos) const { return EntryAt(pos, is_leaf()); }
+  // The same with the page kind known (saves re-reading it in loops).
+  __attribute__((always_inline)) inline EntryView EntryAt(uint32_t pos, bool leaf) const;
+  // Offset of the entry after the one at pos (or data_end).
+  uint32_t Next(uint32_t pos) const { return Entry(pos).end; }
+  // Index of the restart block that holds the entry at pos.
+  uint32_t BlockOf(uint32_t pos) const;
+
+  SeekResult Seek(Slice target) const;
+
+  // Child page of an internal entry.
+  uint32_t ChildAt(uint32_t pos) const { return DecodeFixed32(Entry(pos).payload); }
+  // Internal pages: the entry whose child covers `target` (the last entry with
+  // key <= target).
+  uint32_t FindChildEntry(Slice target) const;
+
+  // In-place edits. Each returns false, leaving the page unchanged, when the
+  // result does not fit; the caller then splits. `restart_interval` bounds the
+  // size of a restart block: an insert that makes its block longer than twice
+  // the interval rebuilds the page.
+  bool Insert(const SeekResult& at, Slice key, EntryValue value, uint32_t restart_interval,
+              std::string* scratch);
+  bool ReplaceValue(uint32_t pos, EntryValue value);
+  // Removes the entry at `pos` (found by Seek, `at.exact`). Never needs space.
+  // Internal pages: not for the first entry (use Rebuild on decoded entries).
+  void Erase(const SeekResult& at);
+  void SetChild(uint32_t pos, uint32_t child);
+
+ private:
+  void ShiftRestarts(uint32_t after, int delta, bool include_equal);
+  void InsertRestart(uint32_t index, uint32_t offset);
+  void RemoveRestart(uint32_t index);
+
+  uint8_t* page_;
+  uint32_t page_size_;
+};
+
+inline EntryView NodePage::EntryAt(uint32_t pos, bool leaf) const {
+  EntryView e;
+  const uint8_t* start = page_ + pos;
+  const uint8_t* p;
+  // Fast path: every length below 128 (one byte each), read with one load.
+  // An entry is at least 3 bytes and the restart array follows the entries,
+  // so the 4 bytes read are inside the page.
+  const uint32_t word = DecodeFixed32(start);
+  if (leaf && (word & 0x808080u) == 0) {
+    e.shared = word & 0xff;
+    e.unshared = (word >> 8) & 0xff;
+    e.field = (word >> 16) & 0xff;
+    p = start + 3;
+  } else if (!leaf && (word & 0x8080u) == 0) {
+    e.shared = word & 0xff;
+    e.unshared = (word >> 8) & 0xff;
+    p = start + 2;
+  } else {
+    p = DecodeVarint32Trusted(start, &e.shared);
+    p = DecodeVarint32Trusted(p, &e.unshared);
+    if (leaf) p = DecodeVarint32Trusted(p, &e.field);
+  }
+  e.header_size = static_cast<uint32_t>(p - start);
+  e.suffix = p;
+  e.payload = p + e.unshared;
+  e.payload_size = (!leaf || (e.field & 1)) ? 4 : (e.field >> 1);
+  e.end = pos + e.header_size + e.unshared + e.payload_size;
+  return e;
+}
+
+// Builds a page from entries given in increasing key order.
+class NodeBuilder {
+ public:
+  NodeBuilder(uint8_t* page, uint32_t page_size, PageType type, uint8_t level,
+              uint32_t restart_interval);
+  // Appends an entry; false when it does not fit (the page is unchanged).
+  bool Add(Slice key, EntryValue value);
+  // Writes the entry count and the restart array. The page is then valid.
+  void Finish();
+  uint32_t count() const { return count_; }
+  // Size an entry would take if added now.
+  uint32_t SizeIfAdded(Slice key, EntryValue value) const;
+
+ private:
+  uint8_t* page_;
+  uint32_t page_size_;
+  bool leaf_;
+  uint32_t restart_interval_;
+  uint32_t data_end_ = kPageHeaderSize;
+  uint32_t count_ = 0;
+  uint32_t since_restart_ = 0;
+  std::vector<uint16_t> restarts_;
+  uint32_t last_key_size_ = 0;
+  uint8_t last_key_[kMaxKeySize];
+};
+
+// Every entry of a page with its whole key, for splits, merges and rebuilds.
+// Keys live in `arena`; payloads point into `source`, a copy of the page.
+struct DecodedEntry {
+  uint32_t key_offset;
+  uint32_t key_size;
+  uint32_t field;
+  uint32_t payload_offset;  // into the source copy
+  uint32_t payload_size;
+  uint32_t encoded_size;  // bytes the entry took in its page
+};
+struct DecodedNode {
+  std::string source;  // copy of the page bytes
+  std::string arena;   // whole keys, back to back
+  std::vector<DecodedEntry> entries;
+  Slice key(size_t i) const { return Slice(arena.data() + entries[i].key_offset, entries[i].key_size); }
+  EntryValue value(size_t i) const {
+    return EntryValue{entries[i].field,
+                      Slice(source.data() + entries[i].payload_offset, entries[i].payload_size)};
+  }
+};
+// Appends every entry of a trusted page to `out` (out->source must be empty or
+// the same page: DecodeNode copies the page into it first when empty).
+void DecodeNode(const uint8_t* page, uint32_t page_size, DecodedNode* out);
+
+// The shortest key s with `left` < s <= `right` (requires left < right).
+std::string ShortestSeparator(Slice left, Slice right);
+
+// Length of the common prefix of a and b.
+uint32_t CommonPrefix(Slice a, Slice b);
+
+// Checks a node page read from disk so that the trusted functions above are
+// safe on it: bounds of every entry and of the restart array, restart entries
+// with shared = 0, exact shared lengths, strictly increasing keys, key sizes
+// at most kMaxKeySize, internal pages' empty first key. The caller checks the
+// page type and level it expects. Corruption with the reason otherwise.
+Status ValidateNodePage(const uint8_t* page, uint32_t page_size, uint32_t page_no);
+
+}  // namespace pbtree

@@ -1,0 +1,251 @@
+// Unit tests of the node page format: prefix-coding round trip, restart
+// search, in-place edits against a std::map, and the validator.
+#include "engines/pbtree/node_page.h"
+
+#include "engines/pbtree/btree.h"
+
+#include <gtest/gtest.h>
+
+#include <map>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace pbtree {
+namespace {
+
+constexpr uint32_t kPageSize = 4096;
+
+std::string UrlKey(std::mt19937_64& rng) {
+  static const char* kParts[] = {"https://www.example.org/", "docs/", "api/", "v1/", "v2/",
+                                 "users/", "items/", "search?q=", "index.html", "img/"};
+  std::string key;
+  int n = 2 + rng() % 5;
+  for (int i = 0; i < n; ++i) key += kParts[rng() % 10];
+  key += std::to_string(rng() % 100000);
+  return key;
+}
+
+EntryValue Inline(const std::string& value) {
+  return EntryValue{static_cast<uint32_t>(value.size()) << 1, value};
+}
+
+struct Page {
+  std::vector<uint8_t> bytes = std::vector<uint8_t>(kPageSize);
+  NodePage node() { return NodePage(bytes.data(), kPageSize); }
+};
+
+// Every key, value and restart of the page, checked against `model`.
+void ExpectPageEquals(Page& page, const std::map<std::string, std::string>& model) {
+  ASSERT_TRUE(ValidateNodePage(page.bytes.data(), kPageSize, 7).ok())
+      << ValidateNodePage(page.bytes.data(), kPageSize, 7).ToString();
+  DecodedNode decoded;
+  DecodeNode(page.bytes.data(), kPageSize, &decoded);
+  ASSERT_EQ(decoded.entries.size(), model.size());
+  size_t i = 0;
+  for (const auto& [key, value] : model) {
+    EXPECT_EQ(decoded.key(i), key);
+    EXPECT_EQ(decoded.value(i).payload, value);
+    ++i;
+  }
+}
+
+TEST(NodePageTest, BuilderRoundTripCompressesSharedPrefixes) {
+  std::mt19937_64 rng(1);
+  std::map<std::string, std::string> model;
+  while (model.size() < 60) {
+    std::string key = std::string("https://www.example.org/catalog/") +
+                      (rng() % 2 ? "books/" : "music/") + std::to_string(rng() % 100000);
+    model[key] = std::string("v") + std::to_string(model.size());
+  }
+  Page page;
+  NodeBuilder builder(page.bytes.data(), kPageSize, PageType::kLeaf, 0, 16);
+  size_t raw = 0;
+  for (const auto& [key, value] : model) {
+    ASSERT_TRUE(builder.Add(key, Inline(value)));
+    raw += key.size();
+  }
+  builder.Finish();
+  ExpectPageEquals(page, model);
+  NodePage node = page.node();
+  EXPECT_EQ(node.restarts(), (model.size() + 15) / 16);
+  size_t stored = 0;
+  for (uint32_t pos = kPageHeaderSize; pos < node.data_end(); pos = node.Next(pos)) {
+    stored += node.Entry(pos).unshared;
+  }
+  EXPECT_LT(stored, raw / 2) << "URL-like keys should front-code to under half";
+}
+
+TEST(NodePageTest, SeekFindsEveryKeyAndEveryGap) {
+  std::mt19937_64 rng(2);
+  std::map<std::string, std::string> model;
+  while (model.size() < 50) model[UrlKey(rng)] = "x";
+  Page page;
+  NodeBuilder builder(page.bytes.data(), kPageSize, PageType::kLeaf, 0, 4);
+  for (const auto& [key, value] : model) ASSERT_TRUE(builder.Add(key, Inline(value)));
+  builder.Finish();
+  NodePage node = page.node();
+  std::string key;
+  for (const auto& [k, v] : model) {
+    SeekResult r = node.Seek(k);
+    ASSERT_TRUE(r.exact) << k;
+    KeyAt(node, r.pos, &key);
+    EXPECT_EQ(key, k);
+  }
+  // Probes between keys land on the successor (or the end).
+  for (int i = 0; i < 500; ++i) {
+    std::string probe = UrlKey(rng);
+    if (i % 3 == 0) probe = probe.substr(0, probe.size() / 2);
+    auto it = model.lower_bound(probe);
+    SeekResult r = node.Seek(probe);
+    EXPECT_EQ(r.exact, it != model.end() && it->first == probe);
+    if (it == model.end()) {
+      EXPECT_EQ(r.pos, node.data_end());
+    } else {
+      ASSERT_LT(r.pos, node.data_end());
+      KeyAt(node, r.pos, &key);
+      EXPECT_EQ(key, it->first) << "probe " << probe;
+    }
+  }
+  EXPECT_EQ(node.Seek("").pos, kPageHeaderSize);
+  EXPECT_EQ(node.Seek("\xff\xff").pos, node.data_end());
+}
+
+TEST(NodePageTest, InPlaceInsertReplaceEraseMatchAModel) {
+  for (uint64_t seed = 0; seed < 20; ++seed) {
+    std::mt19937_64 rng(seed);
+    Page page;
+    NodeBuilder(page.bytes.data(), kPageSize, PageType::kLeaf, 0, 4).Finish();
+    std::map<std::string, std::string> model;
+    std::string scratch;
+    for (int step = 0; step < 400; ++step) {
+      NodePage node = page.node();
+      const int op = rng() % 10;
+      if (op < 6 || model.empty()) {
+        std::string key = (op == 0 && !model.empty())
+                              ? model.begin()->first.substr(0, 5) + char('A' + rng() % 26)
+                              : UrlKey(rng);
+        std::string value(rng() % 20, static_cast<char>('a' + rng() % 26));
+        SeekResult r = node.Seek(key);
+        bool ok = r.exact ? node.ReplaceValue(r.pos, Inline(value))
+                          : node.Insert(r, key, Inline(value), 4, &scratch);
+        if (ok) model[key] = value;
+      } else {
+        auto it = model.begin();
+        std::advance(it, rng() % model.size());
+        SeekResult r = node.Seek(it->first);
+        ASSERT_TRUE(r.exact);
+        node.Erase(r);
+        model.erase(it);
+      }
+      if (model.empty()) continue;
+      ExpectPageEquals(page, model);
+      if (HasFatalFailure()) return;
+    }
+  }
+}
+
+TEST(NodePageTest, InsertKeepsRestartBlocksShort) {
+  Page page;
+  NodeBuilder(page.bytes.data(), kPageSize, PageType::kLeaf, 0, 8).Finish();
+  std::string scratch;
+  // Ascending inserts all land in the last block.
+  for (int i = 0; i < 150; ++i) {
+    char key[32];
+    snprintf(key, sizeof(key), "key-%06d", i);
+    NodePage node = page.node();
+    ASSERT_TRUE(node.Insert(node.Seek(key), key, Inline("v"), 8, &scratch));
+  }
+  NodePage node = page.node();
+  ASSERT_TRUE(ValidateNodePage(page.bytes.data(), kPageSize, 1).ok());
+  EXPECT_GE(node.restarts(), 150u / 16);
+}
+
+TEST(NodePageTest, InsertReportsFullPage) {
+  Page page;
+  NodeBuilder(page.bytes.data(), kPageSize, PageType::kLeaf, 0, 16).Finish();
+  std::string scratch;
+  int inserted = 0;
+  for (int i = 0; i < 1000; ++i) {
+    std::string key = std::string("k") + std::to_string(1000000 + i);
+    NodePage node = page.node();
+    if (!node.Insert(node.Seek(key), key, Inline(std::string(100, 'v')), 16, &scratch)) break;
+    ++inserted;
+  }
+  EXPECT_GT(inserted, 30);
+  EXPECT_LT(inserted, 40);
+  EXPECT_TRUE(ValidateNodePage(page.bytes.data(), kPageSize, 1).ok());
+}
+
+TEST(NodePageTest, InternalPageRoutesToTheLastSeparatorNotAbove) {
+  Page page;
+  NodeBuilder builder(page.bytes.data(), kPageSize, PageType::kInternal, 1, 2);
+  uint8_t child[4];
+  std::vector<std::string> seps = {"", "b", "d", "da", "f"};
+  for (uint32_t i = 0; i < seps.size(); ++i) {
+    EncodeFixed32(child, 100 + i);
+    ASSERT_TRUE(builder.Add(seps[i], EntryValue{0, Slice(reinterpret_cast<char*>(child), 4)}));
+  }
+  builder.Finish();
+  ASSERT_TRUE(ValidateNodePage(page.bytes.data(), kPageSize, 1).ok());
+  NodePage node = page.node();
+  auto child_for = [&](const std::string& k) { return node.ChildAt(node.FindChildEntry(k)); };
+  EXPECT_EQ(child_for(""), 100u);
+  EXPECT_EQ(child_for("a"), 100u);
+  EXPECT_EQ(child_for("b"), 101u);
+  EXPECT_EQ(child_for("czzz"), 101u);
+  EXPECT_EQ(child_for("d"), 102u);
+  EXPECT_EQ(child_for("d\x01"), 102u);
+  EXPECT_EQ(child_for("da"), 103u);
+  EXPECT_EQ(child_for("e"), 103u);
+  EXPECT_EQ(child_for("zzz"), 104u);
+}
+
+TEST(NodePageTest, ShortestSeparatorSplitsTheTwoKeys) {
+  EXPECT_EQ(ShortestSeparator("https://a.org/x/1", "https://a.org/y/0"), "https://a.org/y");
+  EXPECT_EQ(ShortestSeparator("abc", "abcd"), "abcd");
+  EXPECT_EQ(ShortestSeparator("", "a"), "a");
+  std::mt19937_64 rng(3);
+  for (int i = 0; i < 1000; ++i) {
+    std::string a = UrlKey(rng), b = UrlKey(rng);
+    if (a == b) continue;
+    if (b < a) std::swap(a, b);
+    std::string s = ShortestSeparator(a, b);
+    EXPECT_LT(a, s);
+    EXPECT_LE(s, b);
+  }
+}
+
+TEST(NodePageTest, ValidatorRejectsDamagedPages) {
+  Page page;
+  NodeBuilder builder(page.bytes.data(), kPageSize, PageType::kLeaf, 0, 16);
+  for (const char* k : {"alpha", "alphabet", "beta", "gamma"}) ASSERT_TRUE(builder.Add(k, Inline("v")));
+  builder.Finish();
+  ASSERT_TRUE(ValidateNodePage(page.bytes.data(), kPageSize, 1).ok());
+
+  Page out_of_order = page;
+  // "beta" -> "aeta": now below "alphabet".
+  NodePage node = out_of_order.node();
+  SeekResult r = node.Seek("beta");
+  EntryView e = node.Entry(r.pos);
+  out_of_order.bytes[e.suffix - node.data()] = 'a';
+  EXPECT_TRUE(ValidateNodePage(out_of_order.bytes.data(), kPageSize, 1).IsCorruption());
+
+  Page bad_count = page;
+  EncodeFixed16(bad_count.bytes.data() + kOffCount, 9);
+  EXPECT_TRUE(ValidateNodePage(bad_count.bytes.data(), kPageSize, 1).IsCorruption());
+
+  Page bad_end = page;
+  EncodeFixed16(bad_end.bytes.data() + kOffDataEnd, kPageSize);
+  EXPECT_TRUE(ValidateNodePage(bad_end.bytes.data(), kPageSize, 1).IsCorruption());
+
+  Page bad_shared = page;
+  // "alphabet" shares 5 bytes with "alpha"; claim 9 (longer than "alpha").
+  node = bad_shared.node();
+  r = node.Seek("alphabet");
+  bad_shared.bytes[r.pos] = 9;
+  EXPECT_TRUE(ValidateNodePage(bad_shared.bytes.data(), kPageSize, 1).IsCorruption());
+}
+
+}  // namespace
+}  // namespace pbtree

@@ -1,0 +1,172 @@
+// Pager: the database file, its page cache, its free map and its meta pages,
+// and the page bookkeeping of the one write transaction.
+//
+// Reads go through pread into the page cache (never mmap), so evicting the
+// file from the OS page cache (posix_fadvise DONTNEED) really makes the next
+// open cold. A page read from disk is checked once, when it enters the cache:
+// its checksum, that its transaction id is not newer than the last commit, and
+// for leaf and internal pages their whole structure (ValidateNodePage).
+//
+// Commit protocol, the reason a commit is atomic:
+//   1. every page the transaction wrote (tree, overflow and free-map pages)
+//      lives at a page that the last committed state does not use
+//      (copy-on-write), written in page order with pwritev;
+//   2. sync=commit: fdatasync, so those pages are on disk before any meta page
+//      names them;
+//   3. the new meta page goes to slot txn_id % 2, leaving the previous commit's
+//      meta in the other slot;
+//   4. sync=commit: fdatasync, so the commit is durable when Commit returns.
+// A crash before step 3 completes leaves the previous meta as the newest valid
+// one (a torn meta fails its checksum), and the previous commit's pages are
+// intact by step 1. With sync=none there is no fsync: the writes reach the OS
+// page cache in that order, which survives a crash of the process (the kernel
+// keeps every completed write) but not a power cut or kernel crash, where the
+// disk may get the meta page before the pages it names. That is the
+// throughput-first mode the seed benchmarks measure; sync=commit is the mode
+// that is safe by design.
+//
+// Not thread-safe: the database serialises every call (see pbtree.h).
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "engines/pbtree/format.h"
+#include "engines/pbtree/free_map.h"
+#include "engines/pbtree/page_cache.h"
+#include "engines/pbtree/status.h"
+
+namespace pbtree {
+
+struct PagerOptions {
+  uint32_t page_size = 4096;  // for new files; an existing file's own size wins
+  uint64_t cache_bytes = 256ull << 20;
+  bool read_only = false;
+  bool create_if_missing = true;
+  bool sync_on_commit = false;
+  bool verify_checksums = true;  // false only to let fuzzing reach the parsers
+};
+
+struct PagerCounters {
+  uint64_t cache_hits = 0;
+  uint64_t cache_misses = 0;
+  uint64_t pages_written = 0;
+  uint64_t write_calls = 0;
+  uint64_t syncs = 0;
+  uint64_t commits = 0;
+};
+
+// fsync of the directory holding `path` (makes a create or rename durable).
+Status SyncDirectoryOf(const std::string& path);
+
+class Pager {
+ public:
+  // Opens (or creates) the file. NotFound when it is missing and
+  // !create_if_missing; InvalidArgument when it is not a pbtree file;
+  // Corruption when it is damaged (both metas invalid, truncated, bad free
+  // map); Busy when another handle holds its lock.
+  static Status Open(const std::string& path, const PagerOptions& options,
+                     std::unique_ptr<Pager>* pager);
+  ~Pager();
+  Pager(const Pager&) = delete;
+  Pager& operator=(const Pager&) = delete;
+
+  uint32_t page_size() const { return page_size_; }
+  const Meta& committed() const { return committed_; }
+  const std::string& path() const { return path_; }
+  bool read_only() const { return options_.read_only; }
+  const PagerCounters& counters() const { return counters_; }
+  const FreeMap& free_map() const { return free_map_; }
+  size_t cached_pages() const { return cache_.frames_in_use(); }
+  // Whether one meta slot was invalid at open (a torn or damaged meta page;
+  // the other, valid one was used).
+  bool recovered_from_bad_meta() const { return recovered_; }
+
+  // The page's bytes, valid until the next Pager call that may read or
+  // allocate (the frame may then be evicted). Corruption when the page fails
+  // its checks; IOError when the read fails.
+  Status Read(uint32_t page_no, const uint8_t** page) {
+    if (uint8_t* data = cache_.Find(page_no)) {
+      ++counters_.cache_hits;
+      *page = data;
+      return Status::OK();
+    }
+    return ReadFromDisk(page_no, page);
+  }
+
+  // Starts loading the first and last cache lines of page_no when it is
+  // cached (the header and the restart array that a search reads first), so
+  // that the two misses overlap. A hint: does nothing otherwise.
+  void Prefetch(uint32_t page_no) {
+    if (page_no < kFirstDataPage) return;
+    if (const uint8_t* data = cache_.Find(page_no)) {
+      __builtin_prefetch(data);
+      __builtin_prefetch(data + page_size_ - 64);
+    }
+  }
+
+  // Reads page_no from disk into `buf` (page_size bytes) bypassing the cache,
+  // with the same checks as Read. For Check().
+  Status ReadUncached(uint32_t page_no, uint8_t* buf);
+
+  // Readers pin their snapshot's pages against reuse.
+  void AddReader(uint64_t snapshot_txn) { ++readers_[snapshot_txn]; }
+  void RemoveReader(uint64_t snapshot_txn);
+  size_t reader_count() const;
+
+  // Write transaction. NotSupported when read-only; the caller guarantees
+  // there is at most one.
+  Status BeginWrite();
+  bool IsDirty(uint32_t page_no) {
+    Frame* f = page_no < 2 ? nullptr : cache_.Lookup(page_no);
+    return f != nullptr && f->dirty;
+  }
+  // A new dirty page (bytes undefined).
+  void NewPage(uint32_t* page_no, uint8_t** page);
+  // The writable copy of page_no: itself when already dirty, else a new page
+  // holding its bytes (the old page is freed). *page_no_out may equal page_no.
+  Status MakeWritable(uint32_t page_no, uint32_t* page_no_out, uint8_t** page);
+  // Bytes of a page that is dirty.
+  uint8_t* DirtyData(uint32_t page_no) { return cache_.Find(page_no); }
+  void FreePage(uint32_t page_no);
+  // Writes the transaction and a meta page naming root/depth/entries; see the
+  // protocol above. On failure the transaction is rolled back in memory and the
+  // error is returned (and kept: later writes fail with it).
+  Status Commit(uint32_t root, uint32_t depth, uint64_t entries);
+  void Abort();
+
+  // fdatasync, whatever the sync mode.
+  Status Sync();
+
+ private:
+  Pager(std::string path, const PagerOptions& options, int fd, const Meta& meta);
+  Status LoadFreeMap();
+  Status ReadFromDisk(uint32_t page_no, const uint8_t** page);
+  // pread, checksum, transaction id and (node pages) structure.
+  Status ReadChecked(uint32_t page_no, uint32_t page_count, uint8_t* buf);
+  Status PreadPage(uint32_t page_no, uint8_t* buf);
+  // Seals (checksum, txn id) and writes the pages, in page order.
+  Status WritePages(std::vector<std::pair<uint32_t, uint8_t*>>* pages, uint64_t txn_id);
+  Status WriteMeta(const Meta& meta);
+
+  std::string path_;
+  PagerOptions options_;
+  int fd_ = -1;
+  uint32_t page_size_ = 0;
+  Meta committed_;
+  uint64_t file_size_ = 0;  // bytes known to be in the file
+  bool recovered_ = false;
+  FreeMap free_map_;
+  PageCache cache_;
+  std::map<uint64_t, uint32_t> readers_;  // snapshot txn id -> count
+  std::vector<uint32_t> dirty_pages_;
+  std::vector<uint8_t> map_buffer_;  // free-map pages being written
+  std::vector<std::pair<uint32_t, uint8_t*>> write_list_;
+  Status sticky_error_;
+  PagerCounters counters_;
+};
+
+}  // namespace pbtree

@@ -1,0 +1,325 @@
+// pbtree: a crash-safe, prefix-compressing B+tree in one file.
+//
+//   std::unique_ptr<pbtree::DB> db;
+//   pbtree::Status s = pbtree::DB::Open(pbtree::Options(), "/tmp/example.pbtree", &db);
+//   std::unique_ptr<pbtree::WriteTxn> txn;
+//   s = db->BeginWrite(&txn);
+//   s = txn->Put("https://example.org/a", "value");
+//   s = txn->Commit();
+//   std::string value;
+//   s = db->Get("https://example.org/a", &value);
+//
+// Keys and values are byte strings (NUL bytes allowed), keys up to 2048 bytes,
+// values up to 2 GiB (those longer than a quarter page go to overflow pages).
+// Keys are ordered by unsigned bytes.
+//
+// Transactions: one write transaction at a time; any number of read
+// transactions, each seeing the state of the last commit before it began,
+// also while a write transaction is open. Commit is atomic: after a crash the
+// file holds exactly the last commit whose Commit() returned (or, when the
+// crash hit during Commit, possibly that commit), and nothing of the others.
+// See pager.h for the commit protocol and the two sync modes, format.h for the
+// file format.
+//
+// Threads: a DB and everything it hands out are NOT thread-safe. Calls must be
+// serialised by the caller (one at a time), but transactions and cursors may
+// be open at the same time and interleaved freely on one thread. Another
+// process opening the same file gets Busy (an exclusive flock; read-only
+// handles share theirs).
+//
+// Lifetimes: transactions and cursors must be destroyed before their DB.
+// A cursor of a write transaction must not be used after Commit/Abort.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "engines/pbtree/status.h"
+
+namespace pbtree {
+
+class Pager;
+class PutBuffer;
+class TreeWriter;
+class DB;
+struct TreeState;
+
+// The longest key, in bytes; longer ones are refused with InvalidArgument.
+inline constexpr uint32_t kMaxKeySize = 2048;
+
+enum class SyncMode {
+  kNone,    // no fsync: a commit survives a crash of the process, not a power cut
+  kCommit,  // fsync the pages, then the meta page: a commit survives a power cut
+};
+
+struct Options {
+  // Behaviour.
+  // Create the file when it does not exist (NotFound otherwise).
+  bool create_if_missing = true;
+  // Open for reading only (writes return NotSupported); several read-only
+  // handles may share a file.
+  bool read_only = false;
+  // Durability of a commit; kNone is what the seed's benchmarks measure.
+  SyncMode sync = SyncMode::kNone;
+  // Verify every page's checksum when it is read. Only fuzzing turns this off,
+  // to reach the structural checks behind it.
+  bool verify_checksums = true;
+
+  // Performance.
+  // Page size for a new file: 4096, 8192, 16384 or 32768. An existing file
+  // keeps the size it was created with.
+  uint32_t page_size = 4096;
+  // Bytes of pages kept in memory (clean pages; an open write transaction's
+  // dirty pages stay in memory on top of this until it ends).
+  uint64_t cache_bytes = 256ull << 20;
+  // Keys between full-key restart points in leaves: larger compresses better,
+  // smaller searches faster.
+  uint32_t leaf_restart_interval = 16;
+  // The same in internal pages, which every search crosses several times and
+  // which are few: shorter blocks there cost little space.
+  uint32_t internal_restart_interval = 8;
+};
+
+// Figures about the committed tree (GetStats walks every page: O(file)).
+struct Stats {
+  uint32_t page_size = 0;
+  uint64_t txn_id = 0;     // id of the last commit
+  uint32_t depth = 0;      // levels; 0 when empty
+  uint64_t entries = 0;    // keys
+  uint64_t file_pages = 0;  // pages in use or free (the file may be longer after a crash)
+  uint64_t meta_pages = 2;
+  uint64_t leaf_pages = 0;
+  uint64_t internal_pages = 0;
+  uint64_t overflow_pages = 0;
+  uint64_t free_map_pages = 0;
+  uint64_t free_pages = 0;
+  // Bytes used (header, entries, restart array) / bytes of all pages, per kind.
+  double leaf_fill = 0;
+  double internal_fill = 0;
+  // Key bytes in leaves: whole keys, and what is stored (suffixes plus the
+  // shared/unshared length bytes).
+  uint64_t key_bytes_raw = 0;
+  uint64_t key_bytes_stored = 0;
+  uint64_t separator_bytes = 0;  // internal keys as stored
+  uint64_t value_bytes = 0;      // inline and overflow values
+  // Since Open.
+  uint64_t cache_hits = 0;
+  uint64_t cache_misses = 0;
+  uint64_t cached_pages = 0;
+  uint64_t pages_written = 0;
+  uint64_t write_calls = 0;
+  uint64_t syncs = 0;
+  uint64_t commits = 0;
+  // The newest meta page was invalid at Open (a torn commit) and the previous
+  // one was used.
+  bool recovered_from_bad_meta = false;
+};
+
+// What Check() looked at; it returns Corruption at the first problem.
+struct CheckReport {
+  uint64_t pages_checked = 0;
+  uint64_t entries = 0;
+  uint64_t free_pages = 0;
+};
+
+// An ordered position in a snapshot (a read transaction's, the committed
+// state's, or a write transaction's own working state).
+class Cursor {
+ public:
+  ~Cursor();
+  Cursor(const Cursor&) = delete;
+  Cursor& operator=(const Cursor&) = delete;
+
+  // Valid() is false after moving past either end or on error (see status()).
+  bool Valid() const { return valid_; }
+  void SeekToFirst();
+  void SeekToLast();
+  // First key >= target.
+  void Seek(Slice target);
+  // Last key <= target.
+  void SeekForPrev(Slice target);
+  void Next();
+  void Prev();
+  // Moves n entries forward (backward); whole leaves are skipped by their
+  // entry counts without decoding them. Invalid when fewer remain.
+  void Skip(uint64_t n);
+  void SkipBackward(uint64_t n);
+
+  // The current key; valid until the cursor moves or is destroyed.
+  Slice key() const { return key_; }
+  // The current value (read from overflow pages when needed); valid until the
+  // next call on this cursor or on anything else of the same DB.
+  Slice value();
+  // OK, or the first error met (then Valid() is false).
+  const Status& status() const { return status_; }
+
+ private:
+  friend class ReadTxn;
+  friend class WriteTxn;
+  friend class DB;
+  struct Level {
+    uint32_t page;
+    uint32_t pos;
+  };
+  // `live`/`version`: a write transaction's working tree and modification
+  // counter; when the counter moves, the cursor re-seeks to its key first.
+  // `pin`: the cursor holds a reader registration for snapshot `txn_id`.
+  Cursor(DB* db, uint32_t root, uint32_t depth, const TreeState* live, const uint64_t* version,
+         bool pin, uint64_t txn_id);
+  bool Stale();
+  bool Descend(uint32_t page, uint32_t level, bool leftmost);
+  bool StepForward();
+  bool StepBackward();
+  bool NextLeaf();
+  bool PrevLeaf();
+  bool PositionAt(uint32_t index);
+  bool IndexInLeaf(uint32_t* index, uint32_t* count);
+  bool LoadKey();
+  void Fail(Status s);
+
+  DB* db_;
+  uint32_t root_;
+  uint32_t depth_;
+  const TreeState* live_;
+  const uint64_t* version_;
+  bool pinned_;
+  uint64_t txn_id_;
+  uint64_t seen_version_ = 0;
+  std::vector<Level> path_;
+  std::string key_;
+  std::string value_;
+  Status status_;
+  bool valid_ = false;
+};
+
+// A consistent snapshot of the last commit before BeginRead. Pages it needs
+// are not reused by later writers until it is destroyed.
+class ReadTxn {
+ public:
+  ~ReadTxn();
+  ReadTxn(const ReadTxn&) = delete;
+  ReadTxn& operator=(const ReadTxn&) = delete;
+
+  // NotFound when absent; Corruption/IOError on damage.
+  Status Get(Slice key, std::string* value);
+  std::unique_ptr<Cursor> NewCursor();
+  uint64_t Count() const { return entries_; }
+  uint64_t txn_id() const { return txn_id_; }
+
+ private:
+  friend class DB;
+  ReadTxn(DB* db, uint64_t txn_id, uint32_t root, uint32_t depth, uint64_t entries);
+  DB* db_;
+  uint64_t txn_id_;
+  uint32_t root_;
+  uint32_t depth_;
+  uint64_t entries_;
+};
+
+// The one write transaction. Its reads see its own writes. Destroying it
+// without Commit aborts it.
+class WriteTxn {
+ public:
+  ~WriteTxn();
+  WriteTxn(const WriteTxn&) = delete;
+  WriteTxn& operator=(const WriteTxn&) = delete;
+
+  // Inserts or overwrites. InvalidArgument for a key longer than 2048 bytes.
+  // Puts of small values are buffered and applied in key order by the next
+  // other call of the transaction (see put_buffer.h); an error found while
+  // applying them is returned by that call and fails the transaction.
+  Status Put(Slice key, Slice value);
+  // NotFound when the key is absent.
+  Status Delete(Slice key);
+  Status Get(Slice key, std::string* value);
+  std::unique_ptr<Cursor> NewCursor();
+  uint64_t Count();
+  // Makes every write of the transaction durable and visible at once (see
+  // Options::sync). After an error the transaction is rolled back and the DB
+  // refuses further writes until reopened. The transaction ends either way.
+  Status Commit();
+  void Abort();
+
+ private:
+  friend class DB;
+  friend class Cursor;
+  explicit WriteTxn(DB* db);
+  // A failed change may leave the working tree half-edited: the transaction
+  // then only aborts.
+  Status Fail(Status s);
+  // Applies the buffered puts.
+  Status ApplyPuts();
+  DB* db_;
+  bool open_ = true;
+  bool modified_ = false;
+  Status failed_;
+};
+
+class DB {
+ public:
+  // Opens or creates the database file `path`. NotFound (missing file and
+  // !create_if_missing), InvalidArgument (bad option, not a pbtree file),
+  // Corruption (damaged or truncated file), Busy (locked), IOError.
+  static Status Open(const Options& options, const std::string& path, std::unique_ptr<DB>* db);
+  ~DB();
+  DB(const DB&) = delete;
+  DB& operator=(const DB&) = delete;
+
+  // Reads of the last committed state, without a transaction.
+  Status Get(Slice key, std::string* value);
+  std::unique_ptr<Cursor> NewCursor();
+  uint64_t Count() const;
+
+  // One-write transactions. Busy while a WriteTxn is open.
+  Status Put(Slice key, Slice value);
+  Status Delete(Slice key);
+
+  Status BeginRead(std::unique_ptr<ReadTxn>* txn);
+  // Busy when a write transaction is already open.
+  Status BeginWrite(std::unique_ptr<WriteTxn>* txn);
+
+  // Walks the committed tree and free map. O(file).
+  Status GetStats(Stats* stats);
+  // Verifies the committed state completely: every page's checksum and
+  // structure, key order within and across pages, separators bounding their
+  // subtrees, levels, overflow chains, the entry count, and that every page is
+  // used exactly once or free (no page lost, none used twice). Corruption with
+  // the first problem found.
+  Status Check(CheckReport* report = nullptr);
+
+  // Rewrites the tree in key order with full pages into a new file and
+  // atomically renames it over this one. Busy while a transaction is open.
+  Status Reorganize();
+  // fdatasync, whatever the sync mode.
+  Status Sync();
+  // Every file the database owns (one).
+  std::vector<std::string> Files() const;
+  const std::string& path() const { return path_; }
+  const Options& options() const { return options_; }
+
+ private:
+  friend class Cursor;
+  friend class ReadTxn;
+  friend class WriteTxn;
+  DB(const Options& options, std::string path);
+  Status OpenPager();
+  void OpenPagerWriter();
+  Status StartWrite(WriteTxn* txn);
+
+  Options options_;
+  std::string path_;
+  std::unique_ptr<Pager> pager_;
+  // The write transaction's working tree, its writer and a counter bumped by
+  // every change (cursors of the transaction watch it).
+  std::unique_ptr<TreeState> work_;
+  std::unique_ptr<TreeWriter> writer_;
+  std::unique_ptr<PutBuffer> put_buffer_;
+  WriteTxn* active_write_ = nullptr;
+  uint64_t work_version_ = 0;
+  // Read transactions and cursors pinning a snapshot.
+  uint32_t open_readers_ = 0;
+};
+
+}  // namespace pbtree
