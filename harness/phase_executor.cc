@@ -112,7 +112,8 @@ PhaseRun PhaseExecutor::Run(const PhaseSpec& spec, size_t phase_index, int threa
                 {"repetitions", std::to_string(spec.repetitions)},
                 {"distribution", spec.distribution},
                 {"keys", spec.keys},
-                {"sync", spec.sync}};
+                {"sync", spec.sync},
+                {"order", spec.order}};
   if (IsScanLike(spec.op)) {
     run.params["limit"] = std::to_string(spec.limit);
     run.params["direction"] = spec.direction;
@@ -261,6 +262,7 @@ Status PhaseExecutor::RunWorkers(const PhaseSpec& spec, uint64_t seed, int threa
     const uint64_t share = count / static_cast<uint64_t>(threads) +
                            (static_cast<uint64_t>(t) < count % static_cast<uint64_t>(threads));
     plans[static_cast<size_t>(t)].ops_per_thread = share;
+    plans[static_cast<size_t>(t)].phase_ops = count;
     KVBENCH_RETURN_IF_ERROR(adapter->NewSession(&sessions[static_cast<size_t>(t)])
                                 .WithContext(engine_->name() + ": new session"));
     workers.push_back(std::make_unique<PhaseWorker>(plans[static_cast<size_t>(t)], t));

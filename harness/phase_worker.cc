@@ -7,6 +7,7 @@
 
 #include <optional>
 
+#include "datasets/index_permutation.h"
 #include "datasets/key_generator.h"
 #include "datasets/random.h"
 #include "datasets/request_distribution.h"
@@ -151,6 +152,9 @@ class PhaseWorker::Impl {
       scan_options_.limit = spec_.skip + spec_.limit;
     }
     if (spec_.keys == "repeat") repeat_index_ = NextPresent();
+    if (spec_.order == "shuffled" && plan.phase_ops > 0) {
+      insert_order_.emplace(plan.phase_ops, plan.seed);  // same order on every thread
+    }
   }
 
   void Run(Session* session, uint64_t start_ticks, WorkerResult* out, std::atomic<uint64_t>* progress) {
@@ -244,8 +248,11 @@ class PhaseWorker::Impl {
       case OpKind::kInsert: {
         // Thread t takes indexes base + t, base + t + threads, ... so the
         // phase inserts exactly [base, base + count) whatever the thread count.
-        const uint64_t idx = plan_.insert_base + static_cast<uint64_t>(thread_) +
-                             inserts_++ * static_cast<uint64_t>(plan_.threads);
+        // With order = "shuffled" the same set is inserted in a random order.
+        const uint64_t k = static_cast<uint64_t>(thread_) +
+                           inserts_++ * static_cast<uint64_t>(plan_.threads);
+        const uint64_t idx =
+            plan_.insert_base + (insert_order_ && k < plan_.phase_ops ? (*insert_order_)(k) : k);
         plan_.keys->Key(idx, &key_);
         value_index_ = idx;
         value_version_ = 0;
@@ -416,6 +423,8 @@ class PhaseWorker::Impl {
   const bool is_mix_;
   const KeyChoice key_choice_;
   const ScanShape scan_shape_;
+  std::optional<datasets::IndexPermutation> insert_order_;
+
   uint64_t NextPresent() {
     if (plan_.insert_counts != nullptr) {
       // YCSB reads reach the keys every thread has inserted so far (YCSB's

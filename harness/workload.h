@@ -92,6 +92,10 @@ struct PhaseSpec {
   // Seed 003's "one table per thread": each thread's keys carry a prefix of
   // its own ("t<thread>/"), the portable stand-in for a table per writer.
   bool table_per_thread = false;
+  // insert: "index" inserts indexes in increasing order (for urls keys that
+  // is a directory walk's order: keys of one directory together); "shuffled"
+  // inserts the same keys in a random order (db_bench's fillrandom).
+  std::string order = "index";
   // scan / range / skip
   uint64_t limit = 100;
   std::string direction = "forward";       // forward | backward

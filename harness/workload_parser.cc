@@ -133,7 +133,7 @@ void ParsePhase(Checker& c, const toml::table& t, size_t index, Workload* w) {
   c.OnlyKnownKeys(t, prefix,
                   {"name", "op", "count", "duration", "batch", "warmup", "repetitions", "threads",
                    "target", "cache", "keys", "distribution", "distribution_params", "sync",
-                   "reopen", "table_per_thread", "limit", "direction", "values", "from", "to", "skip",
+                   "reopen", "table_per_thread", "order", "limit", "direction", "values", "from", "to", "skip",
                    "proportions"});
   if (!c.String(t, prefix, "op", &p.op) && c.ok()) {
     c.Fail(t.source(), prefix + "op", "missing (one of insert, update, delete, rmw, get, scan, "
@@ -195,6 +195,9 @@ void ParsePhase(Checker& c, const toml::table& t, size_t index, Workload* w) {
   }
   c.Bool(t, prefix, "reopen", &p.reopen);
   c.Bool(t, prefix, "table_per_thread", &p.table_per_thread);
+  if (c.String(t, prefix, "order", &p.order) && p.order != "index" && p.order != "shuffled") {
+    c.Fail(t.get("order")->source(), prefix + "order", "must be index or shuffled");
+  }
   if (c.Integer(t, prefix, "limit", 1, &i64)) p.limit = static_cast<uint64_t>(i64);
   if (c.String(t, prefix, "direction", &p.direction) && p.direction != "forward" &&
       p.direction != "backward") {

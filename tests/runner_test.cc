@@ -422,3 +422,38 @@ limit = 100000
 
 }  // namespace
 }  // namespace kvbench::harness
+
+namespace kvbench::harness {
+namespace {
+
+// order = "shuffled" inserts the same key set in another order.
+TEST_F(RunnerTest, ShuffledInsertOrderInsertsTheSameKeysInAnotherOrder) {
+  std::string digests[2];
+  for (const bool shuffled : {false, true}) {
+    const std::string toml = std::string(R"(
+name = "order"
+[dataset]
+kind = "sequential"
+count = 3000
+[[phase]]
+name = "load"
+op = "insert"
+count = 3000
+threads = 2
+order = ")") + (shuffled ? "shuffled" : "index") + R"("
+[[phase]]
+name = "all"
+op = "get"
+distribution = "sequential"
+count = 3000
+)";
+    ASSERT_EQ(Run(toml, {"stdmap"}), 0);
+    const RunResults r = Results();
+    EXPECT_EQ(Find(r, "all", "stdmap")->repetitions.at(0).ops.at(0).work.found, 3000u);
+    digests[shuffled] = Find(r, "load", "stdmap")->repetitions.at(0).ops.at(0).work.stream_digest;
+  }
+  EXPECT_NE(digests[0], digests[1]);
+}
+
+}  // namespace
+}  // namespace kvbench::harness
