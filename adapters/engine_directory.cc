@@ -9,6 +9,7 @@ namespace kvbench {
 Status ListRegularFiles(const std::string& directory, std::vector<std::string>* paths) {
   namespace fs = std::filesystem;
   paths->clear();
+  if (directory.empty()) return Status::OK();  // never opened: owns no files
   std::error_code ec;
   fs::recursive_directory_iterator it(directory, ec), end;
   if (ec) return Status::IOError("list files in '" + directory + "': " + ec.message());

@@ -12,7 +12,7 @@ namespace kvbench {
 // Every regular file below `directory` (recursively), as absolute paths, sorted.
 // An adapter whose engine owns its whole directory implements ListFiles with
 // this, so files the engine creates on its own (WAL, lock and log files) are
-// never missed.
+// never missed. An empty `directory` (an adapter never opened) lists nothing.
 Status ListRegularFiles(const std::string& directory, std::vector<std::string>* paths);
 
 // directory + "/" + name.

@@ -30,13 +30,7 @@ int RunEngineInChild(const RunPlan& plan, const EngineRun& engine,
   request.directory = data_directory;
   request.options = EngineOptions(engine.options);
 
-  datasets::DatasetSpec spec;
-  spec.kind = w.dataset_kind;
-  spec.count = w.dataset_count;
-  spec.seed = w.seed;
-  for (const auto& [k, v] : w.dataset_params) {
-    if (k != "count" && k != "seed") spec.params[k] = v;
-  }
+  const datasets::DatasetSpec spec = DatasetSpecOf(w);
   std::unique_ptr<datasets::KeyGenerator> keys;
   s = datasets::NewKeyGenerator(spec, &keys);
   if (!s.ok()) return Fail(fd, s);

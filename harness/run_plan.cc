@@ -29,6 +29,17 @@ std::map<std::string, bool> CapabilityMap(const Capabilities& c) {
 
 }  // namespace
 
+datasets::DatasetSpec DatasetSpecOf(const Workload& w) {
+  datasets::DatasetSpec spec;
+  spec.kind = w.dataset_kind;
+  spec.count = w.dataset_count;
+  spec.seed = w.seed;
+  for (const auto& [k, v] : w.dataset_params) {
+    if (k != "count" && k != "seed") spec.params[k] = v;
+  }
+  return spec;
+}
+
 std::vector<MatrixPoint> ExpandMatrix(const PhaseSpec& spec) {
   std::vector<MatrixPoint> points;
   for (int threads : spec.threads) {
@@ -116,13 +127,7 @@ Status PlanRun(const std::string& path, const RunOverrides& overrides, RunPlan* 
   }
 
   // The dataset and values must be constructible here, not in a child later.
-  datasets::DatasetSpec spec;
-  spec.kind = w.dataset_kind;
-  spec.count = w.dataset_count;
-  spec.seed = w.seed;
-  for (const auto& [k, v] : w.dataset_params) {
-    if (k != "count" && k != "seed") spec.params[k] = v;
-  }
+  const datasets::DatasetSpec spec = DatasetSpecOf(w);
   std::unique_ptr<datasets::KeyGenerator> keys;
   Status made = datasets::NewKeyGenerator(spec, &keys);
   if (!made.ok()) {

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "adapters/status.h"
+#include "datasets/key_generator.h"
 #include "harness/results.h"
 #include "harness/workload.h"
 
@@ -37,6 +38,9 @@ struct RunPlan {
 // InvalidArgument (bad file contents, unknown engine, option, dataset or
 // distribution; "FILE: ..." prefixed) or IOError (unreadable file).
 Status PlanRun(const std::string& path, const RunOverrides& overrides, RunPlan* plan);
+
+// The key generator's spec for the workload's [dataset] table.
+datasets::DatasetSpec DatasetSpecOf(const Workload& workload);
 
 // The plan as text for `kvbench validate`.
 std::string DescribePlan(const RunPlan& plan);

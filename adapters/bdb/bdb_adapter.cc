@@ -342,10 +342,6 @@ class BdbAdapter final : public Adapter {
   }
 
   Status ListFiles(std::vector<std::string>* paths) const override {
-    if (directory_.empty()) {
-      paths->clear();
-      return Status::OK();
-    }
     return ListRegularFiles(directory_, paths);
   }
 

@@ -323,10 +323,6 @@ class TcAdapter final : public Adapter {
   }
 
   Status ListFiles(std::vector<std::string>* paths) const override {
-    if (directory_.empty()) {
-      paths->clear();
-      return Status::OK();
-    }
     return ListRegularFiles(directory_, paths);
   }
 
