@@ -165,14 +165,13 @@ class PhaseWorker::Impl {
     const uint64_t deadline =
         plan_.duration_s > 0 ? start_ticks + clock.FromNs(static_cast<uint64_t>(plan_.duration_s * 1e9))
                              : UINT64_MAX;
-    const uint64_t total = plan_.warmup_per_thread + plan_.ops_per_thread;
+    const uint64_t total = plan_.ops_per_thread;
     const bool batched = spec_.batch > 1 && IsWrite();
     uint64_t in_batch = 0;
     uint64_t digest = 0;
     uint64_t measured = 0;
 
     for (uint64_t i = 0; i < total || plan_.duration_s > 0; ++i) {
-      const bool record = i >= plan_.warmup_per_thread;
       if (batched && in_batch == 0) Check(session->BeginBatch(), out);
       const OpKind kind = NextKind();
       PrepareKeys(kind, i);
@@ -194,20 +193,18 @@ class PhaseWorker::Impl {
       }
 
       const size_t k = static_cast<size_t>(kind);
-      if (record) {
-        out->latency[k].Record(clock.ToNs(t1 > t0 ? t1 - t0 : 0));
-        ++measured;
-      }
-      if (!Account(kind, s, record, out)) break;
+      out->latency[k].Record(clock.ToNs(t1 > t0 ? t1 - t0 : 0));
+      ++measured;
+      if (!Account(kind, s, out)) break;
 
       if (batched && ++in_batch == spec_.batch) {
         in_batch = 0;
-        if (!Commit(session, clock, record, out)) break;
+        if (!Commit(session, clock, out)) break;
       }
       if ((i & 1023) == 0) progress->store(i, std::memory_order_relaxed);
       if (t1 >= deadline) break;
     }
-    if (batched && in_batch > 0) Commit(session, clock, true, out);
+    if (batched && in_batch > 0) Commit(session, clock, out);
     out->ops = measured;
     out->digest = digest;
     progress->store(total, std::memory_order_relaxed);
@@ -361,15 +358,13 @@ class PhaseWorker::Impl {
   }
 
   // Updates counters; false when the worker must stop (an error).
-  bool Account(OpKind kind, const Status& s, bool record, WorkerResult* out) {
+  bool Account(OpKind kind, const Status& s, WorkerResult* out) {
     WorkCounts& w = out->work[static_cast<size_t>(kind)];
     if (s.ok()) {
       if (kind == OpKind::kGet || kind == OpKind::kRmw) {
-        if (record) {
-          ++w.found;
-          w.bytes_returned += layout_ && kind == OpKind::kRmw ? read_bytes_ : value_.size();
-        }
-      } else if (kind == OpKind::kScan && record) {
+        ++w.found;
+        w.bytes_returned += layout_ && kind == OpKind::kRmw ? read_bytes_ : value_.size();
+      } else if (kind == OpKind::kScan) {
         w.rows += scan_shape_ == ScanShape::kSkip ? (visitor_.rows() > spec_.skip ? visitor_.rows() - spec_.skip : 0)
                                      : visitor_.rows();
         w.bytes_returned += visitor_.bytes();
@@ -377,7 +372,7 @@ class PhaseWorker::Impl {
       return true;
     }
     if (s.IsNotFound()) {
-      if (record) ++w.not_found;
+      ++w.not_found;
       return true;
     }
     if (s.IsNotSupported()) out->unsupported = true;
@@ -386,13 +381,13 @@ class PhaseWorker::Impl {
     return false;
   }
 
-  bool Commit(Session* session, const CycleClock& clock, bool record, WorkerResult* out) {
+  bool Commit(Session* session, const CycleClock& clock, WorkerResult* out) {
     const uint64_t t0 = clock.Now();
     Status s = session->CommitBatch();
     if (s.ok() && plan_.sync_each_commit) s = plan_.adapter->Sync();
     const uint64_t t1 = clock.Now();
-    if (record) out->latency[static_cast<size_t>(OpKind::kCommit)].Record(clock.ToNs(t1 - t0));
-    return Account(OpKind::kCommit, s, false, out);
+    out->latency[static_cast<size_t>(OpKind::kCommit)].Record(clock.ToNs(t1 - t0));
+    return Account(OpKind::kCommit, s, out);
   }
 
   // Check a batch begin; errors are accounted like an operation's.

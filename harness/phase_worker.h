@@ -69,7 +69,6 @@ struct WorkerPlan {
   PaddedCounter* insert_counts = nullptr;
   uint64_t ops_per_thread = 0;
   uint64_t phase_ops = 0;      // over all threads (the range a shuffled insert order permutes)
-  uint64_t warmup_per_thread = 0;
   double duration_s = 0;       // when > 0: run until this much time passed
   bool sync_each_commit = false;
   Adapter* adapter = nullptr;  // for Sync() with sync = "commit" (single thread only)
