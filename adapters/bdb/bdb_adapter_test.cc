@@ -13,43 +13,16 @@
 #include <thread>
 
 #include "adapters/registry.h"
-#include "tests/scratch_dir.h"
+#include "tests/adapter_test_base.h"
 
 namespace kvbench {
 namespace {
 
 namespace fs = std::filesystem;
 
-std::string Numbered(std::string prefix, int i) { return prefix.append(std::to_string(i)); }
-
-class BdbAdapterTest : public ::testing::TestWithParam<std::string> {
+class BdbAdapterTest : public test::AdapterTestBase<::testing::TestWithParam<std::string>> {
  protected:
-  void TearDown() override {
-    session_.reset();
-    if (adapter_) {
-      EXPECT_TRUE(adapter_->Close().ok());
-    }
-  }
-
-  Status Open(const std::map<std::string, std::string>& overrides) {
-    session_.reset();
-    if (adapter_) KVBENCH_RETURN_IF_ERROR(adapter_->Close());
-    KVBENCH_RETURN_IF_ERROR(AdapterRegistry::Global().Create(GetParam(), &adapter_));
-    OpenRequest request;
-    request.directory = dir_.path();
-    KVBENCH_RETURN_IF_ERROR(
-        ResolveEngineOptions(GetParam(), adapter_->OptionSpecs(), overrides, &request.options));
-    KVBENCH_RETURN_IF_ERROR(adapter_->Open(request));
-    return adapter_->NewSession(&session_);
-  }
-
-  std::string Get(const std::string& key) {
-    std::string value;
-    Status s = session_->Get(key, &value);
-    if (s.IsNotFound()) return "<absent>";
-    EXPECT_TRUE(s.ok()) << s.ToString();
-    return value;
-  }
+  std::string Engine() const override { return GetParam(); }
 
   void CompactAfterDeletingNineTenths();
 
@@ -58,9 +31,6 @@ class BdbAdapterTest : public ::testing::TestWithParam<std::string> {
     return std::string(std::istreambuf_iterator<char>(in), {});
   }
 
-  test::ScratchDir dir_{"bdb"};
-  std::unique_ptr<Adapter> adapter_;
-  std::unique_ptr<Session> session_;
 };
 
 TEST_P(BdbAdapterTest, DefaultsAreSeed004sPlainDatabase) {

@@ -14,50 +14,20 @@
 #include <thread>
 
 #include "adapters/registry.h"
-#include "tests/scratch_dir.h"
+#include "tests/adapter_test_base.h"
 
 namespace kvbench {
 namespace {
 
 namespace fs = std::filesystem;
 
-std::string Numbered(std::string prefix, int i) { return prefix.append(std::to_string(i)); }
-
-class TcAdapterTest : public ::testing::TestWithParam<std::string> {
+class TcAdapterTest : public test::AdapterTestBase<::testing::TestWithParam<std::string>> {
  protected:
-  void TearDown() override {
-    session_.reset();
-    if (adapter_) {
-      EXPECT_TRUE(adapter_->Close().ok());
-    }
-  }
-
-  Status Open(const std::map<std::string, std::string>& overrides) {
-    session_.reset();
-    if (adapter_) KVBENCH_RETURN_IF_ERROR(adapter_->Close());
-    KVBENCH_RETURN_IF_ERROR(AdapterRegistry::Global().Create(GetParam(), &adapter_));
-    OpenRequest request;
-    request.directory = dir_.path();
-    KVBENCH_RETURN_IF_ERROR(
-        ResolveEngineOptions(GetParam(), adapter_->OptionSpecs(), overrides, &request.options));
-    KVBENCH_RETURN_IF_ERROR(adapter_->Open(request));
-    return adapter_->NewSession(&session_);
-  }
-
-  std::string Get(const std::string& key) {
-    std::string value;
-    Status s = session_->Get(key, &value);
-    if (s.IsNotFound()) return "<absent>";
-    EXPECT_TRUE(s.ok()) << s.ToString();
-    return value;
-  }
+  std::string Engine() const override { return GetParam(); }
 
   bool is_tree() const { return GetParam() == "tc-btree"; }
   std::string DataFile() const { return dir_.path() + (is_tree() ? "/data.tcb" : "/data.tch"); }
 
-  test::ScratchDir dir_{"tc"};
-  std::unique_ptr<Adapter> adapter_;
-  std::unique_ptr<Session> session_;
 };
 
 TEST_P(TcAdapterTest, CapabilitiesAndVersion) {
