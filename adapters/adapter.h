@@ -33,6 +33,7 @@
 #include <vector>
 
 #include "adapters/engine_options.h"
+#include "adapters/record.h"
 #include "adapters/status.h"
 
 namespace kvbench {
@@ -111,6 +112,15 @@ class Session {
   virtual Status Scan(Slice start, const ScanOptions& options, ScanVisitor* visitor,
                       size_t* visited) {
     return Status::NotSupported("scan: engine is not ordered");
+  }
+
+  // Opens the record table `spec.name` (adapters/record.h), creating it when
+  // absent. InvalidArgument when the stored table's field count differs from
+  // the spec's. The default is the shared record layer over this Session's
+  // Put/Get/Delete/Scan; engines with records of their own (native, sqlite)
+  // override it.
+  virtual Status OpenRecordTable(const RecordTableSpec& spec, std::unique_ptr<RecordTable>* table) {
+    return OpenKvRecordTable(this, spec, table);
   }
 };
 

@@ -32,6 +32,7 @@
 #include <string_view>
 #include <vector>
 
+#include "adapters/record.h"
 #include "adapters/status.h"
 #include "datasets/params.h"
 
@@ -64,16 +65,11 @@ class FieldRecordGenerator {
   std::vector<std::string> names_;
 };
 
-enum class FieldType { kNull, kInt64, kDouble, kString, kBytes, kReference };
-
-// One field's value; only the member matching `type` is meaningful.
-struct FieldValue {
-  FieldType type = FieldType::kNull;
-  int64_t int_value = 0;
-  double double_value = 0;
-  std::string bytes;       // kString and kBytes
-  uint64_t reference = 0;  // kReference: the index of the referenced record
-};
+// Field values are the adapter contract's (adapters/record.h). A generated
+// kReference field holds the *index* of the referenced record; the runner maps
+// it to the engine's record id before inserting.
+using kvbench::FieldType;
+using kvbench::FieldValue;
 
 // One schema entry.
 struct TypedFieldSpec {
