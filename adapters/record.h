@@ -17,7 +17,11 @@
 // reference field holds the id of a record of the same table.
 //
 // Transactions: a RecordTable's writes are the Session's writes; BeginBatch /
-// CommitBatch on the Session group them exactly as they group Put calls.
+// CommitBatch on the Session group them exactly as they group Put calls. The
+// shared record layer reads back inside a batch what it wrote there (index
+// posting lists), so it needs an engine whose reads in a batch see the
+// batch's writes; redis's pipelined MULTI does not, so on redis, record
+// writes on a table with an index must not be batched.
 //
 // Lifetimes and threads: a RecordTable belongs to the Session that opened it,
 // is used by that Session's thread only, and is destroyed before the Session.
@@ -121,7 +125,9 @@ class RecordTable {
   // A record whose fields are all NULL (seed 000 speed3: created, not set).
   virtual Status CreateRecord(RecordId* id) = 0;
   // A record holding `fields` (exactly the spec's field count, else
-  // InvalidArgument): create plus set each field as new, in one call.
+  // InvalidArgument): create plus set each field as new, in one call. An
+  // engine may refuse a reference to a record that does not exist
+  // (InvalidArgument); none is required to check.
   virtual Status InsertRecord(const std::vector<FieldValue>& fields, RecordId* id) = 0;
   // NotFound when there is no such record; InvalidArgument for a field out
   // of range.
@@ -130,8 +136,13 @@ class RecordTable {
   // All fields, in order, into *fields (resized to the field count).
   virtual Status GetRecord(RecordId id, std::vector<FieldValue>* fields) = 0;
   // Removes the record and its index entries; its space may be reused.
+  // Deleting an absent record returns NotFound or OK (both are success to the
+  // runner, as for Session::Delete).
   virtual Status DeleteRecord(RecordId id) = 0;
 
+  // Seeking NULL is engine-defined (SQL's NULL never equals anything, the
+  // record layer's does); callers seek non-NULL values.
+  //
   // Every record whose `field` equals `value`, found by looking at every
   // record (no index is used, even when one exists). Appends at most `limit`
   // matching ids (0: no limit) to *matches (cleared first) and sets *examined

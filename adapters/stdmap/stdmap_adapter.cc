@@ -1,6 +1,7 @@
 // `stdmap`: an in-memory ordered baseline, std::map behind a reader-writer
 // lock. A batch is buffered in its session and applied under the write lock at
-// commit, so batches are atomic and can be aborted. Nothing survives Close().
+// commit, so batches are atomic and can be aborted; the session's own Gets see
+// its pending writes. Nothing survives Close().
 #include <map>
 #include <mutex>
 #include <optional>
@@ -31,6 +32,16 @@ class StdMapSession final : public Session {
   }
 
   Status Get(Slice key, std::string* value) override {
+    // Inside a batch the session reads its own pending writes first (the
+    // shared record layer reads back what it wrote in the same batch).
+    if (in_batch_) {
+      auto p = pending_.find(key);
+      if (p != pending_.end()) {
+        if (!p->second) return Status::NotFound();
+        value->assign(*p->second);
+        return Status::OK();
+      }
+    }
     std::shared_lock lock(map_->mutex);
     auto it = map_->entries.find(key);
     if (it == map_->entries.end()) return Status::NotFound();
@@ -108,7 +119,7 @@ class StdMapSession final : public Session {
  private:
   SharedMap* map_;
   bool in_batch_ = false;
-  std::map<std::string, std::optional<std::string>> pending_;
+  std::map<std::string, std::optional<std::string>, std::less<>> pending_;
 };
 
 class StdMapAdapter final : public Adapter {
