@@ -1,44 +1,34 @@
-// `native`: nativedb, our in-memory record store (engines/native), in KV mode:
-// each pair is a (key, value) record with a B+tree index on the key, so scans
-// are ordered. Nothing is written to disk and nothing survives Close().
+// `native`: nativedb, our in-memory record store (engines/native). Nothing is
+// written to disk and nothing survives Close().
 //
-// Locking: the database's reader-writer lock is taken per call (read lock for
-// Get and Scan, write lock for Put and Delete), so sessions on many threads
-// read in parallel and writers take turns. A batch only groups writes: there
-// is no undo log, so AbortBatch is not supported and transactional is false.
+// A database holds EITHER key-value pairs OR one record table, whichever the
+// first use asks for:
+//   - KV mode (the first Put creates it): each pair is a (key, value) record
+//     of two bytes fields with a B+tree index on field 0, so scans are ordered;
+//   - records (OpenRecordTable): nativedb's own records, indexes and
+//     references (native_record_table.h).
+// They cannot share a database because nativedb's indexes are per field
+// number across all records: the KV key index on field 0 would index the
+// table's field 0 (slowing every insert and putting table records into KV
+// scans), and the table could not index its own field 0. The other mode's
+// calls return NotSupported, and so does a second table name.
+//
+// Locking (native_session_lock.h): outside a batch each call takes the
+// database's reader-writer lock (read lock for reads, write lock for writes),
+// so sessions on many threads read in parallel and writers take turns; a
+// batch holds the write lock from BeginBatch to CommitBatch. There is no undo
+// log, so AbortBatch is not supported and transactional is false.
 #include <memory>
 #include <string>
 
+#include "adapters/native/native_record_table.h"
+#include "adapters/native/native_session_lock.h"
+#include "adapters/native/native_status.h"
 #include "adapters/registry.h"
 #include "engines/native/kv_store.h"
 
 namespace kvbench {
 namespace {
-
-Status FromNative(const nativedb::Status& s) {
-  using Code = nativedb::Status::Code;
-  const std::string msg(s.message());
-  switch (s.code()) {
-    case Code::kOk:
-      return Status::OK();
-    case Code::kNotFound:
-      return Status::NotFound(msg);
-    case Code::kInvalidArgument:
-      return Status::InvalidArgument("native: " + msg);
-    // Out of arena space is the in-memory engine's "disk full".
-    case Code::kFull:
-      return Status::IOError("native: " + msg);
-    case Code::kIOError:
-      return Status::IOError("native: " + msg);
-    case Code::kCorruption:
-      return Status::Corruption("native: " + msg);
-    case Code::kBusy:
-      return Status::Busy("native: " + msg);
-    case Code::kNotSupported:
-      return Status::NotSupported("native: " + msg);
-  }
-  return Status::Internal("native: " + s.ToString());
-}
 
 class ForwardingVisitor final : public nativedb::KvVisitor {
  public:
@@ -51,38 +41,54 @@ class ForwardingVisitor final : public nativedb::KvVisitor {
   ScanVisitor* visitor_;
 };
 
+// What the adapter's sessions share. Every member but `db` changes only under
+// the database's write lock and is read under its read lock.
+struct NativeDatabase {
+  std::unique_ptr<nativedb::Database> db;
+  std::unique_ptr<nativedb::KvStore> kv;  // KV mode: created by the first Put
+  std::string table_name;                 // record mode: the one table's name
+  uint32_t table_fields = 0;
+
+  Status HoldsTable() const {
+    return Status::NotSupported("native: this database holds record table '" + table_name +
+                                "'; key-value pairs need a database of their own");
+  }
+};
+
 class NativeSession final : public Session {
  public:
-  NativeSession(nativedb::Database* db, nativedb::KvStore* store) : db_(db), store_(store) {}
+  explicit NativeSession(NativeDatabase* shared) : shared_(shared), lock_(shared->db.get()) {}
 
   Status Put(Slice key, Slice value) override {
-    nativedb::WriteLock lock(*db_);
-    if (!lock.status().ok()) return FromNative(lock.status());
-    return FromNative(store_->Put(key, value));
+    NativeCallLock lock(lock_, NativeCallLock::kWrite);
+    if (!lock.ok()) return lock.status();
+    if (shared_->kv == nullptr) {
+      if (!shared_->table_name.empty()) return shared_->HoldsTable();
+      KVBENCH_RETURN_IF_ERROR(FromNative(nativedb::KvStore::Open(shared_->db.get(), &shared_->kv)));
+    }
+    return FromNative(shared_->kv->Put(key, value));
   }
 
   Status Get(Slice key, std::string* value) override {
-    nativedb::ReadLock lock(*db_);
-    if (!lock.status().ok()) return FromNative(lock.status());
-    return FromNative(store_->Get(key, value));
+    NativeCallLock lock(lock_, NativeCallLock::kRead);
+    if (!lock.ok()) return lock.status();
+    if (shared_->kv == nullptr) {
+      return shared_->table_name.empty() ? Status::NotFound("key") : shared_->HoldsTable();
+    }
+    return FromNative(shared_->kv->Get(key, value));
   }
 
   Status Delete(Slice key) override {
-    nativedb::WriteLock lock(*db_);
-    if (!lock.status().ok()) return FromNative(lock.status());
-    return FromNative(store_->Delete(key));
+    NativeCallLock lock(lock_, NativeCallLock::kWrite);
+    if (!lock.ok()) return lock.status();
+    if (shared_->kv == nullptr) {
+      return shared_->table_name.empty() ? Status::NotFound("key") : shared_->HoldsTable();
+    }
+    return FromNative(shared_->kv->Delete(key));
   }
 
-  Status BeginBatch() override {
-    if (in_batch_) return Status::InvalidArgument("batch already open");
-    in_batch_ = true;
-    return Status::OK();
-  }
-  Status CommitBatch() override {
-    if (!in_batch_) return Status::InvalidArgument("no batch open");
-    in_batch_ = false;
-    return Status::OK();
-  }
+  Status BeginBatch() override { return lock_.BeginBatch(); }
+  Status CommitBatch() override { return lock_.EndBatch(); }
   Status AbortBatch() override {
     return Status::NotSupported("native has no undo: batches only group writes");
   }
@@ -94,15 +100,52 @@ class NativeSession final : public Session {
     native.from_edge = options.from_edge;
     native.limit = options.limit;
     ForwardingVisitor forward(visitor);
-    nativedb::ReadLock lock(*db_);
-    if (!lock.status().ok()) return FromNative(lock.status());
-    return FromNative(store_->Scan(start, native, &forward, visited));
+    NativeCallLock lock(lock_, NativeCallLock::kRead);
+    if (!lock.ok()) return lock.status();
+    if (shared_->kv == nullptr) {
+      if (!shared_->table_name.empty()) return shared_->HoldsTable();
+      if (visited != nullptr) *visited = 0;
+      return Status::OK();
+    }
+    return FromNative(shared_->kv->Scan(start, native, &forward, visited));
+  }
+
+  // The database's one record table (see the file comment): created by the
+  // first call, reopened by later ones with the same name and field count.
+  // Field names and declared types are not kept (native_record_table.h).
+  Status OpenRecordTable(const RecordTableSpec& spec,
+                         std::unique_ptr<RecordTable>* table) override {
+    if (spec.types.empty()) return Status::InvalidArgument("native: a record needs a field");
+    if (spec.types.size() > nativedb::format::kMaxFieldCount) {
+      return Status::InvalidArgument("native: too many fields");
+    }
+    const uint32_t fields = static_cast<uint32_t>(spec.types.size());
+    NativeCallLock lock(lock_, NativeCallLock::kWrite);
+    if (!lock.ok()) return lock.status();
+    if (shared_->kv != nullptr) {
+      return Status::NotSupported(
+          "native: this database holds key-value pairs; a record table needs a database of its "
+          "own");
+    }
+    if (shared_->table_name.empty()) {
+      shared_->table_name = spec.name;
+      shared_->table_fields = fields;
+    } else if (shared_->table_name != spec.name) {
+      return Status::NotSupported("native holds one record table per database: '" +
+                                  shared_->table_name + "' exists, '" + spec.name +
+                                  "' cannot be added");
+    } else if (shared_->table_fields != fields) {
+      return Status::InvalidArgument("native: table '" + spec.name + "' has " +
+                                     std::to_string(shared_->table_fields) +
+                                     " fields, the spec asks for " + std::to_string(fields));
+    }
+    *table = std::make_unique<NativeRecordTable>(shared_->db.get(), &lock_, fields);
+    return Status::OK();
   }
 
  private:
-  nativedb::Database* db_;
-  nativedb::KvStore* store_;
-  bool in_batch_ = false;
+  NativeDatabase* shared_;
+  NativeSessionLock lock_;
 };
 
 class NativeAdapter final : public Adapter {
@@ -139,7 +182,7 @@ class NativeAdapter final : public Adapter {
   }
 
   Status Open(const OpenRequest& request) override {
-    if (db_ != nullptr) return Status::InvalidArgument("native: already open");
+    if (database_ != nullptr) return Status::InvalidArgument("native: already open");
     const EngineOptions& o = request.options;
     nativedb::Options options;
     KVBENCH_RETURN_IF_ERROR(o.GetBytes("native.size", &options.size));
@@ -154,22 +197,19 @@ class NativeAdapter final : public Adapter {
     }
     std::unique_ptr<nativedb::Database> db;
     KVBENCH_RETURN_IF_ERROR(FromNative(nativedb::Database::Create(options, &db)));
-    std::unique_ptr<nativedb::KvStore> store;
-    KVBENCH_RETURN_IF_ERROR(FromNative(nativedb::KvStore::Open(db.get(), &store)));
-    db_ = std::move(db);
-    store_ = std::move(store);
+    database_ = std::make_unique<NativeDatabase>();
+    database_->db = std::move(db);
     return Status::OK();
   }
 
   Status Close() override {
-    store_.reset();
-    db_.reset();
+    database_.reset();
     return Status::OK();
   }
 
   Status NewSession(std::unique_ptr<Session>* session) override {
-    if (db_ == nullptr) return Status::InvalidArgument("native: not open");
-    *session = std::make_unique<NativeSession>(db_.get(), store_.get());
+    if (database_ == nullptr) return Status::InvalidArgument("native: not open");
+    *session = std::make_unique<NativeSession>(database_.get());
     return Status::OK();
   }
 
@@ -181,8 +221,7 @@ class NativeAdapter final : public Adapter {
   }
 
  private:
-  std::unique_ptr<nativedb::Database> db_;
-  std::unique_ptr<nativedb::KvStore> store_;
+  std::unique_ptr<NativeDatabase> database_;
 };
 
 }  // namespace

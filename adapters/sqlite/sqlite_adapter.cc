@@ -1,6 +1,7 @@
 // `sqlite`: one table `kv(k BLOB PRIMARY KEY, v BLOB)` in `data.sqlite`, as in
 // seed 001 (keys and values bound as blobs, so NUL bytes survive and keys order
 // by memcmp). Defaults are the seed's: WAL, synchronous=OFF, a large cache.
+// Record tables are tables of their own beside it (sqlite_record_table.h).
 //
 // Each Session owns its own connection with every statement prepared once, so
 // sessions on different threads share nothing in the process: WAL lets their
@@ -17,35 +18,12 @@
 #include "adapters/engine_directory.h"
 #include "adapters/registry.h"
 #include "adapters/sqlite/sqlite_connection.h"
+#include "adapters/sqlite/sqlite_record_table.h"
 
 namespace kvbench {
 namespace {
 
 constexpr char kDatabaseFile[] = "data.sqlite";
-
-// sqlite3_bind_blob binds NULL for a null pointer, even with length 0; an empty
-// key or value must stay an empty blob.
-const void* BlobData(Slice bytes) { return bytes.data() != nullptr ? bytes.data() : ""; }
-
-Slice ColumnBlob(sqlite3_stmt* statement, int column) {
-  const void* data = sqlite3_column_blob(statement, column);
-  const int size = sqlite3_column_bytes(statement, column);
-  if (data == nullptr) return Slice();
-  return Slice(static_cast<const char*>(data), static_cast<size_t>(size));
-}
-
-// Resets a statement when the call that stepped it returns, so no session
-// keeps a read snapshot open between calls (that would pin the WAL).
-class ResetOnExit {
- public:
-  explicit ResetOnExit(sqlite3_stmt* statement) : statement_(statement) {}
-  ~ResetOnExit() { sqlite3_reset(statement_); }
-  ResetOnExit(const ResetOnExit&) = delete;
-  ResetOnExit& operator=(const ResetOnExit&) = delete;
-
- private:
-  sqlite3_stmt* statement_;
-};
 
 // The scan statements, indexed by ScanIndex(): direction x start x columns.
 // Every one takes the limit as ?2 (-1 = none); the keyed ones the start as ?1.
@@ -105,7 +83,7 @@ class SqliteSession final : public Session {
 
   Status Put(Slice key, Slice value) override {
     sqlite3_stmt* st = put_.get();
-    ResetOnExit reset(st);
+    SqliteResetOnExit reset(st);
     int rc = BindBlob(st, 1, key);
     if (rc == SQLITE_OK) rc = BindBlob(st, 2, value);
     if (rc == SQLITE_OK) rc = sqlite3_step(st);
@@ -115,19 +93,19 @@ class SqliteSession final : public Session {
 
   Status Get(Slice key, std::string* value) override {
     sqlite3_stmt* st = get_.get();
-    ResetOnExit reset(st);
+    SqliteResetOnExit reset(st);
     int rc = BindBlob(st, 1, key);
     if (rc == SQLITE_OK) rc = sqlite3_step(st);
     if (rc == SQLITE_DONE) return Status::NotFound();
     if (rc != SQLITE_ROW) return SqliteError(db_, rc, "get");
-    const Slice stored = ColumnBlob(st, 0);
+    const Slice stored = SqliteColumnBlob(st, 0);
     value->assign(stored.data(), stored.size());
     return Status::OK();
   }
 
   Status Delete(Slice key) override {
     sqlite3_stmt* st = delete_.get();
-    ResetOnExit reset(st);
+    SqliteResetOnExit reset(st);
     int rc = BindBlob(st, 1, key);
     if (rc == SQLITE_OK) rc = sqlite3_step(st);
     if (rc != SQLITE_DONE) return SqliteError(db_, rc, "delete");
@@ -163,7 +141,7 @@ class SqliteSession final : public Session {
               size_t* visited) override {
     if (visited != nullptr) *visited = 0;
     sqlite3_stmt* st = scans_[ScanIndex(options)].get();
-    ResetOnExit reset(st);
+    SqliteResetOnExit reset(st);
     int rc = options.from_edge ? SQLITE_OK : BindBlob(st, 1, start);
     if (rc == SQLITE_OK) {
       const int64_t limit = options.limit == 0 ? -1 : static_cast<int64_t>(options.limit);
@@ -173,8 +151,8 @@ class SqliteSession final : public Session {
     size_t n = 0;
     while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
       ++n;
-      const Slice value = options.keys_only ? Slice() : ColumnBlob(st, 1);
-      if (!visitor->Visit(ColumnBlob(st, 0), value)) {
+      const Slice value = options.keys_only ? Slice() : SqliteColumnBlob(st, 1);
+      if (!visitor->Visit(SqliteColumnBlob(st, 0), value)) {
         rc = SQLITE_DONE;
         break;
       }
@@ -184,18 +162,21 @@ class SqliteSession final : public Session {
     return Status::OK();
   }
 
+  // A real table per spec on this session's connection (sqlite_record_table.h).
+  Status OpenRecordTable(const RecordTableSpec& spec,
+                         std::unique_ptr<RecordTable>* table) override {
+    return OpenSqliteRecordTable(db_, spec, table);
+  }
+
  private:
   // The bytes must outlive the step: they do, since every call steps and
   // resets its statement before returning.
   static int BindBlob(sqlite3_stmt* st, int index, Slice bytes) {
-    return sqlite3_bind_blob64(st, index, BlobData(bytes), bytes.size(), SQLITE_STATIC);
+    return sqlite3_bind_blob64(st, index, SqliteBindData(bytes), bytes.size(), SQLITE_STATIC);
   }
 
   Status Step(sqlite3_stmt* st, std::string_view operation) {
-    ResetOnExit reset(st);
-    const int rc = sqlite3_step(st);
-    if (rc != SQLITE_DONE) return SqliteError(db_, rc, operation);
-    return Status::OK();
+    return StepSqliteDone(db_, st, operation);
   }
 
   sqlite3* db_;
@@ -227,7 +208,9 @@ class SqliteAdapter final : public Adapter {
     c.transactional = settings_.journal_mode != "off";
     c.durable = true;  // committed data survives Close(); synchronous=off risks only power loss
     c.concurrent_readers = true;
-    c.concurrent_writers = false;  // one writer at a time; others wait on the lock
+    c.concurrent_writers = false;     // one writer at a time; others wait on the lock
+    c.native_records = true;          // record tables are SQL tables with typed columns
+    c.native_secondary_index = true;  // CREATE INDEX
     c.reorganize = true;
     return c;
   }

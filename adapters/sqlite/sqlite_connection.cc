@@ -174,6 +174,13 @@ Status PrepareSqlite(sqlite3* db, std::string_view sql, std::string_view operati
   return Status::OK();
 }
 
+Status StepSqliteDone(sqlite3* db, sqlite3_stmt* statement, std::string_view operation) {
+  SqliteResetOnExit reset(statement);
+  const int rc = sqlite3_step(statement);
+  if (rc != SQLITE_DONE) return SqliteError(db, rc, operation);
+  return Status::OK();
+}
+
 Status ExecSqlite(sqlite3* db, std::string_view sql, std::string_view operation,
                   std::string* first_value) {
   SqliteStatement statement;

@@ -57,6 +57,37 @@ using SqliteStatement = std::unique_ptr<sqlite3_stmt, SqliteStatementFinalizer>;
 Status PrepareSqlite(sqlite3* db, std::string_view sql, std::string_view operation,
                      SqliteStatement* statement);
 
+// Resets a statement when the call that stepped it returns, so no session
+// keeps a read snapshot open between calls (that would pin the WAL).
+class SqliteResetOnExit {
+ public:
+  explicit SqliteResetOnExit(sqlite3_stmt* statement) : statement_(statement) {}
+  ~SqliteResetOnExit() { sqlite3_reset(statement_); }
+  SqliteResetOnExit(const SqliteResetOnExit&) = delete;
+  SqliteResetOnExit& operator=(const SqliteResetOnExit&) = delete;
+
+ private:
+  sqlite3_stmt* statement_;
+};
+
+// sqlite3_bind_blob/_text bind NULL for a null pointer, even with length 0; an
+// empty byte string must stay an empty blob or text.
+inline const char* SqliteBindData(std::string_view bytes) {
+  return bytes.data() != nullptr ? bytes.data() : "";
+}
+
+// Column `column` of the current row as bytes (empty for NULL), valid until
+// the statement steps or resets.
+inline std::string_view SqliteColumnBlob(sqlite3_stmt* statement, int column) {
+  const void* data = sqlite3_column_blob(statement, column);
+  const int size = sqlite3_column_bytes(statement, column);
+  if (data == nullptr) return std::string_view();
+  return std::string_view(static_cast<const char*>(data), static_cast<size_t>(size));
+}
+
+// Steps a bound statement once, expecting no row (SQLITE_DONE), and resets it.
+Status StepSqliteDone(sqlite3* db, sqlite3_stmt* statement, std::string_view operation);
+
 // Runs one statement to completion. When `first_value` is given it receives the
 // text of the first column of the first row (empty when there is none).
 Status ExecSqlite(sqlite3* db, std::string_view sql, std::string_view operation,
