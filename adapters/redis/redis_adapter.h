@@ -1,0 +1,67 @@
+// `redis`: a redis server reached with hiredis, one connection per Session.
+// The class is declared here (not only in the .cc) so that its own tests can
+// see which server it started; everything else uses it through the registry.
+#pragma once
+
+#include <sys/types.h>
+
+#include <string>
+#include <vector>
+
+#include "adapters/adapter.h"
+#include "adapters/redis/redis_server_process.h"
+
+namespace kvbench {
+
+// The redis adapter's options, parsed.
+struct RedisSettings {
+  // Behaviour.
+  std::string host;    // empty: start a private server; set: connect to this one
+  int port = 6379;     // with `host`
+  bool flush = false;  // with `host`: FLUSHDB on Open
+  std::string server_binary = "/usr/bin/redis-server";  // without `host`
+  // Performance and robustness.
+  int timeout_ms = 30000;        // connect and per-reply bound; 0: none
+  int start_timeout_ms = 10000;  // a started server must answer within this
+};
+
+std::vector<OptionSpec> RedisOptionSpecs();
+// InvalidArgument naming the option when a value does not parse or options
+// contradict each other.
+Status ParseRedisSettings(const EngineOptions& options, RedisSettings* settings);
+
+class RedisAdapter final : public Adapter {
+ public:
+  RedisAdapter() = default;
+  // A server this adapter started and Close did not stop is killed here.
+  ~RedisAdapter() override = default;
+
+  std::string LibraryVersion() const override;
+  std::vector<OptionSpec> OptionSpecs() const override { return RedisOptionSpecs(); }
+  Capabilities capabilities() const override;
+
+  Status Open(const OpenRequest& request) override;
+  Status Close() override;
+  Status NewSession(std::unique_ptr<Session>* session) override;
+  // OK: the server is configured to persist nothing, so there is nothing to force.
+  Status Sync() override { return Status::OK(); }
+  // The files in the engine's directory: the started server's log only
+  // (nothing else is written with snapshots off); none for an external server.
+  Status ListFiles(std::vector<std::string>* paths) const override;
+
+  // For tests and diagnostics: the started server's pid (-1 when none is
+  // running, e.g. with redis.host) and the port sessions connect to.
+  pid_t server_pid() const { return server_.pid(); }
+  int port() const { return port_; }
+
+ private:
+  RedisSettings settings_;
+  RedisServerProcess server_;  // its destructor kills a server still running
+  std::string directory_;
+  std::string host_;
+  int port_ = 0;
+  std::string server_version_;  // INFO redis_version, kept after Close for the results
+  bool open_ = false;
+};
+
+}  // namespace kvbench
