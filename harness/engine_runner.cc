@@ -48,9 +48,17 @@ int RunEngineInChild(const RunPlan& plan, const EngineRun& engine,
   inputs.keys = keys.get();
   inputs.values = values.get();
   inputs.show_progress = show_progress;
-  PhaseExecutor executor(inputs, &handle);
   for (size_t i = 0; i < w.phases.size(); ++i) {
     const PhaseSpec& phase = w.phases[i];
+    // A phase with a dataset of its own gets its own key generator.
+    std::unique_ptr<datasets::KeyGenerator> phase_keys;
+    inputs.keys = keys.get();
+    if (!phase.dataset_kind.empty()) {
+      s = datasets::NewKeyGenerator(DatasetSpecOf(w, phase), &phase_keys);
+      if (!s.ok()) return Fail(fd, s);
+      inputs.keys = phase_keys.get();
+    }
+    PhaseExecutor executor(inputs, &handle);
     for (const MatrixPoint& point : ExpandMatrix(phase)) {
       PhaseRun run = executor.Run(phase, i, point.threads, point.target, point.cache);
       if (!WriteLine(fd, nlohmann::json{{"run", PhaseRunToJson(run)}}.dump())) return 4;

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "adapters/adapter.h"
+#include "harness/record_phase.h"
 #include "harness/results.h"
 #include "harness/workload.h"
 
@@ -31,6 +32,9 @@ class EngineHandle {
   Status Close();
   // Close, evict the files from the page cache, and report their residency.
   Status CloseAndEvict(std::optional<double>* resident_pct_after_eviction);
+  // Close, delete everything in the engine's directory, open empty. Forgets
+  // the keys and records earlier phases wrote.
+  Status Recreate();
 
   const std::string& name() const { return name_; }
   Adapter* adapter() { return adapter_.get(); }
@@ -39,6 +43,8 @@ class EngineHandle {
 
   // Keys [0, present) have been inserted by earlier phases.
   uint64_t present = 0;
+  // The record table record phases wrote (harness/record_phase.h).
+  RecordState records;
 
  private:
   std::string name_;
@@ -68,6 +74,7 @@ class PhaseExecutor {
   Status RunRepetition(const PhaseSpec& spec, size_t phase_index, int rep, int threads,
                        double target, const std::string& cache, Repetition* out,
                        bool* unsupported);
+  Status RunRecreate(uint64_t count, Repetition* out);
   Status RunWorkers(const PhaseSpec& spec, uint64_t seed, int threads, double target,
                     uint64_t count, bool record, Repetition* out, bool* unsupported);
 

@@ -74,14 +74,16 @@ std::string TablePrefix(int thread) {
 class CountingVisitor final : public ScanVisitor {
  public:
   bool Visit(Slice key, Slice value) override {
-    if (has_end_ && key >= end_) return false;
+    if (has_end_ && (backward_ ? key < end_ : key >= end_)) return false;
     ++rows_;
     bytes_ += value.size();
     return true;
   }
-  void Reset(Slice end, bool has_end) {
+  // Forward scans stop before `end`; backward scans stop below it.
+  void Reset(Slice end, bool has_end, bool backward) {
     end_ = end;
     has_end_ = has_end;
+    backward_ = backward;
     rows_ = bytes_ = 0;
   }
   uint64_t rows() const { return rows_; }
@@ -90,6 +92,7 @@ class CountingVisitor final : public ScanVisitor {
  private:
   Slice end_;
   bool has_end_ = false;
+  bool backward_ = false;
   uint64_t rows_ = 0;
   uint64_t bytes_ = 0;
 };
@@ -143,12 +146,14 @@ class PhaseWorker::Impl {
       }
       mix_.back().first = 1.0;
     }
-    scan_options_.limit = spec_.op == "range" ? 0 : spec_.limit;
+    // A range runs to its end key unless the file gave it a limit too.
+    scan_options_.limit = spec_.op == "range" && !spec_.limit_given ? 0 : spec_.limit;
     scan_options_.direction =
         spec_.direction == "backward" ? ScanDirection::kBackward : ScanDirection::kForward;
     scan_options_.keys_only = !spec_.values;
     if (spec_.op == "skip") {
-      scan_options_.from_edge = true;
+      // From the edge, or with `from` > 0 from the key at that fraction.
+      scan_options_.from_edge = spec_.from <= 0;
       scan_options_.limit = spec_.skip + spec_.limit;
     }
     if (spec_.keys == "repeat") repeat_index_ = NextPresent();
@@ -264,13 +269,26 @@ class PhaseWorker::Impl {
         return;
       case OpKind::kScan:
         if (scan_shape_ == ScanShape::kRange) {
+          // Keys [from, to) of the key space in index order: forward from the
+          // key at `from` up to the one at `to`; backward from the last key
+          // before `to` down to the one at `from`.
           const uint64_t n = plan_.present;
-          plan_.keys->Key(static_cast<uint64_t>(spec_.from * static_cast<double>(n)), &key_);
+          const uint64_t begin = static_cast<uint64_t>(spec_.from * static_cast<double>(n));
           const uint64_t end = static_cast<uint64_t>(spec_.to * static_cast<double>(n));
-          has_end_ = end < n;
-          if (has_end_) plan_.keys->Key(end, &end_key_);
+          if (scan_options_.direction == ScanDirection::kForward) {
+            plan_.keys->Key(begin, &key_);
+            has_end_ = end < n;
+            if (has_end_) plan_.keys->Key(end, &end_key_);
+          } else {
+            plan_.keys->Key(end > begin ? end - 1 : begin, &key_);
+            has_end_ = begin > 0;
+            if (has_end_) plan_.keys->Key(begin, &end_key_);
+          }
         } else if (scan_shape_ == ScanShape::kSkip) {
           key_.clear();
+          if (!scan_options_.from_edge) {
+            plan_.keys->Key(static_cast<uint64_t>(spec_.from * static_cast<double>(plan_.present)), &key_);
+          }
         } else {
           plan_.keys->Key(NextPresent(), &key_);
         }
@@ -306,7 +324,8 @@ class PhaseWorker::Impl {
         return session->Put(key_, value_);
       }
       case OpKind::kScan:
-        visitor_.Reset(end_key_, scan_shape_ == ScanShape::kRange && has_end_);
+        visitor_.Reset(end_key_, scan_shape_ == ScanShape::kRange && has_end_,
+                       scan_options_.direction == ScanDirection::kBackward);
         return session->Scan(key_, scan_options_, &visitor_, nullptr);
       default:
         return Status::OK();
@@ -344,7 +363,7 @@ class PhaseWorker::Impl {
         return session->Put(key_, value_);
       }
       case OpKind::kScan:
-        visitor_.Reset(end_key_, false);
+        visitor_.Reset(end_key_, false, false);
         return session->Scan(key_, scan_options_, &visitor_, nullptr);
       default:
         return Status::OK();

@@ -1,4 +1,5 @@
 #include "harness/run_plan.h"
+#include "harness/record_source.h"
 
 #include <fmt/core.h>
 
@@ -36,6 +37,23 @@ datasets::DatasetSpec DatasetSpecOf(const Workload& w) {
   spec.seed = w.seed;
   for (const auto& [k, v] : w.dataset_params) {
     if (k != "count" && k != "seed") spec.params[k] = v;
+  }
+  return spec;
+}
+
+datasets::DatasetSpec DatasetSpecOf(const Workload& w, const PhaseSpec& phase) {
+  if (phase.dataset_kind.empty()) return DatasetSpecOf(w);
+  datasets::DatasetSpec spec;
+  spec.kind = phase.dataset_kind;
+  spec.seed = w.seed;
+  for (const auto& [k, v] : phase.dataset_params) {
+    if (k == "count") {
+      spec.count = std::stoull(v);
+    } else if (k == "seed") {
+      spec.seed = std::stoull(v);
+    } else {
+      spec.params[k] = v;
+    }
   }
   return spec;
 }
@@ -146,11 +164,17 @@ Status PlanRun(const std::string& path, const RunOverrides& overrides, RunPlan* 
                               .WithContext(w.Where("values") + "field 'values'"));
   p.values = value_params.values();
 
+  bool has_record_table = false;
   for (size_t i = 0; i < w.phases.size(); ++i) {
     const PhaseSpec& phase = w.phases[i];
     const std::string where = phase.ycsb ? fmt::format("{}: phase '{}'", path, phase.name)
                                          : fmt::format("{}:{}: phase '{}'", path, phase.line,
                                                        phase.name);
+    if (!phase.dataset_kind.empty()) {
+      std::unique_ptr<datasets::KeyGenerator> phase_keys;
+      KVBENCH_RETURN_IF_ERROR(datasets::NewKeyGenerator(DatasetSpecOf(w, phase), &phase_keys)
+                                  .WithContext(where + ": field 'dataset'"));
+    }
     std::unique_ptr<datasets::RequestDistribution> distribution;
     const uint64_t item_count =
         phase.ycsb && phase.ycsb->key_space > 0 ? phase.ycsb->key_space : w.dataset_count;
@@ -158,6 +182,22 @@ Status PlanRun(const std::string& path, const RunOverrides& overrides, RunPlan* 
                                 {phase.distribution, phase.distribution_params},
                                 item_count, 1, 0, 1, &distribution)
                                 .WithContext(where));
+    // Record phases: the schema must parse, and the first record phase
+    // needs one (the later ones reuse its table).
+    if (!phase.schema.empty()) {
+      std::unique_ptr<RecordSource> source;
+      KVBENCH_RETURN_IF_ERROR(
+          RecordSource::Parse(phase.schema, phase.table, 1, &source).WithContext(where + ": field 'schema'"));
+      if (phase.field >= source->field_count() && phase.op != "record-insert" && phase.op != "record-create") {
+        return Status::InvalidArgument(fmt::format("{}: field 'field': {} is out of range (the schema has {} fields)",
+                                                   where, phase.field, source->field_count()));
+      }
+      has_record_table = true;
+    } else if (phase.op.starts_with("record-") && !has_record_table) {
+      return Status::InvalidArgument(where + ": field 'schema': missing (the first record phase "
+                                     "names the records' schema, e.g. schema = \"int*5\")");
+    }
+    if (phase.fresh) has_record_table = !phase.schema.empty();
     if (phase.sync == "commit") {
       for (int t : phase.threads) {
         if (t > 1) {
@@ -197,6 +237,17 @@ std::string DescribePlan(const RunPlan& plan) {
     if (p.warmup > 0) out += fmt::format(" warmup={}", p.warmup);
     out += fmt::format(" repetitions={} distribution={}", p.repetitions, p.distribution);
     if (p.op == "get") out += fmt::format(" keys={}", p.keys);
+    if (p.fresh) out += " fresh";
+    if (!p.dataset_kind.empty()) {
+      out += fmt::format(" dataset={}", p.dataset_kind);
+      for (const auto& [k, v] : p.dataset_params) out += fmt::format(",{}={}", k, v);
+    }
+    if (!p.schema.empty()) out += fmt::format(" table={} schema={}", p.table, p.schema);
+    if (p.op.starts_with("record-")) out += fmt::format(" field={}", p.field);
+    if (p.op == "record-scan" || p.op == "record-query") out += fmt::format(" value={}", p.value);
+    if (p.op == "record-insert" && (p.set != "new" || p.read_back)) {
+      out += fmt::format(" set={}{}", p.set, p.read_back ? " read_back" : "");
+    }
     if (p.sync != "none") out += fmt::format(" sync={}", p.sync);
     if (p.reopen) out += " reopen";
     for (const auto& [k, v] : p.proportions) out += fmt::format(" {}={}", k, v);

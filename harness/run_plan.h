@@ -41,6 +41,8 @@ Status PlanRun(const std::string& path, const RunOverrides& overrides, RunPlan* 
 
 // The key generator's spec for the workload's [dataset] table.
 datasets::DatasetSpec DatasetSpecOf(const Workload& workload);
+// A phase's dataset: its own when it has one, else the workload's.
+datasets::DatasetSpec DatasetSpecOf(const Workload& workload, const PhaseSpec& phase);
 
 // The plan as text for `kvbench validate`.
 std::string DescribePlan(const RunPlan& plan);

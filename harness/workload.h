@@ -65,20 +65,41 @@ struct PhaseSpec {
   //             `count` times)
   // scan        from a present key, `limit` entries, `direction`
   // range       from the key at fraction `from` to the key at fraction `to`
-  //             of the key space (index order; numeric for sequential keys)
-  // skip        from the edge, skip `skip` entries then take `limit`
+  //             of the key space (index order; numeric for sequential keys);
+  //             backward from `to` down to `from`; `limit` stops it earlier
+  // skip        from the edge (or, with `from` > 0, from the key at that
+  //             fraction), skip `skip` entries then take `limit`
   // mix         a YCSB-style mix by `proportions` (read, update, insert,
   //             scan, rmw)
   // reorganize  the engine's compaction (sqlite VACUUM, pbtree reorganize)
   // reopen      close and reopen the engine (open time measured)
   // sync        the engine's Sync(): flush everything to stable storage, so
   //             the file sizes measured after it are what is on disk
+  // recreate    `count` times: close the engine, delete its files, open it
+  //             empty (seed 000's create-and-delete of a database)
+  // memory-baseline  allocate `count` 8-byte integers and write each once:
+  //             the plain baseline seed 000 compares inserts against
+  // Record phases (adapters/record.h; one client thread; harness/record_phase.h):
+  // record-create  `count` records of NULL fields (`delete_after`: each is
+  //             deleted right after it is created)
+  // record-insert  `count` records from `schema` (`set` = new | checked;
+  //             `read_back`: read every field back after writing it)
+  // record-get  whole records chosen by `distribution`
+  // record-set  field `field` of records chosen by `distribution`, checked
+  // record-delete  the oldest `count` live records
+  // record-scan `count` scans of every record for `field` == `value`
+  // record-index  build an index on `field`
+  // record-query  `count` indexed queries for `field` == `value`, each
+  //             collecting up to `limit` records
+  // record-follow  `count` walks of the reference chain in `field` from the
+  //             newest record to the first
   std::string op;
   int line = 0;  // where the phase starts in the file, for messages
 
   uint64_t count = 0;     // operations (0 with duration_s > 0: run for a time)
   double duration_s = 0;  // alternative to count
-  uint64_t batch = 1;     // writes per transaction (1 = one per transaction)
+  uint64_t batch = 1;     // writes per transaction (1 = one per transaction);
+                          // record phases: operations per transaction, reads too
   uint64_t warmup = 0;    // unmeasured operations before the measured ones
   int repetitions = 1;
   std::vector<int> threads = {1};
@@ -98,12 +119,36 @@ struct PhaseSpec {
   std::string order = "index";
   // scan / range / skip
   uint64_t limit = 100;
+  bool limit_given = false;                // range: stop after `limit` too
   std::string direction = "forward";       // forward | backward
   bool values = true;                      // scans read values too
   double from = 0, to = 1;
   uint64_t skip = 0;
   // mix
   std::map<std::string, double> proportions;  // read, update, insert, scan, rmw
+  // A dataset of the phase's own (a `dataset = { kind = ..., count = ... }`
+  // table in the phase) instead of the workload's, for workloads whose tests
+  // use different keys (seed 003); it holds for the following phases too
+  // until another phase names one. Give the phase `fresh = true` too unless
+  // the keys of both datasets may mix. Empty kind: the workload's dataset.
+  std::string dataset_kind;
+  std::map<std::string, std::string> dataset_params;  // includes count
+  // Start from an empty database: before the phase (untimed) the engine is
+  // closed, its files deleted and it is opened again (seed 000 begins every
+  // test with a new database).
+  bool fresh = false;
+  // record phases
+  // The record generator: a typed schema (datasets/record_generator.h, e.g.
+  // "int*5", "int,int,int,int%100000,int") or "named:F,K,V" for seed 004's
+  // records of F named fields with K-byte names and V-byte values. Empty:
+  // the record table the previous record phase used.
+  std::string schema;
+  std::string table = "records";
+  uint32_t field = 0;
+  int64_t value = 0;           // record-scan / record-query: the integer sought
+  std::string set = "new";     // record-insert: new (create + set as new) | checked
+  bool read_back = false;      // record-insert
+  bool delete_after = false;   // record-create
   // Set for phases made from a YCSB property file.
   std::optional<YcsbPhaseSpec> ycsb;
 };

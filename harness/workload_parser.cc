@@ -122,9 +122,12 @@ class Checker {
   std::string error_;
 };
 
-const std::set<std::string> kOps = {"insert", "update", "delete", "rmw",        "get",   "scan",
-                                    "range",  "skip",   "mix",    "reorganize", "reopen",
-                                    "sync"};
+const std::set<std::string> kOps = {
+    "insert",        "update",        "delete",        "rmw",          "get",
+    "scan",          "range",         "skip",          "mix",          "reorganize",
+    "reopen",        "sync",          "recreate",      "memory-baseline",
+    "record-create", "record-insert", "record-get",    "record-set",   "record-delete",
+    "record-scan",   "record-index",  "record-query",  "record-follow"};
 
 void ParsePhase(Checker& c, const toml::table& t, size_t index, Workload* w) {
   PhaseSpec p;
@@ -134,10 +137,12 @@ void ParsePhase(Checker& c, const toml::table& t, size_t index, Workload* w) {
                   {"name", "op", "count", "duration", "batch", "warmup", "repetitions", "threads",
                    "target", "cache", "keys", "distribution", "distribution_params", "sync",
                    "reopen", "table_per_thread", "order", "limit", "direction", "values", "from", "to", "skip",
-                   "proportions"});
+                   "proportions", "dataset", "fresh", "schema", "table", "field", "value", "set", "read_back",
+                   "delete_after"});
   if (!c.String(t, prefix, "op", &p.op) && c.ok()) {
-    c.Fail(t.source(), prefix + "op", "missing (one of insert, update, delete, rmw, get, scan, "
-                                      "range, skip, mix, reorganize, reopen, sync)");
+    std::string list;
+    for (const auto& o : kOps) list += (list.empty() ? "" : ", ") + o;
+    c.Fail(t.source(), prefix + "op", "missing (one of " + list + ")");
   }
   if (c.ok() && !kOps.contains(p.op)) {
     std::string list;
@@ -198,7 +203,10 @@ void ParsePhase(Checker& c, const toml::table& t, size_t index, Workload* w) {
   if (c.String(t, prefix, "order", &p.order) && p.order != "index" && p.order != "shuffled") {
     c.Fail(t.get("order")->source(), prefix + "order", "must be index or shuffled");
   }
-  if (c.Integer(t, prefix, "limit", 1, &i64)) p.limit = static_cast<uint64_t>(i64);
+  if (c.Integer(t, prefix, "limit", 1, &i64)) {
+    p.limit = static_cast<uint64_t>(i64);
+    p.limit_given = true;
+  }
   if (c.String(t, prefix, "direction", &p.direction) && p.direction != "forward" &&
       p.direction != "backward") {
     c.Fail(t.get("direction")->source(), prefix + "direction", "must be forward or backward");
@@ -226,10 +234,56 @@ void ParsePhase(Checker& c, const toml::table& t, size_t index, Workload* w) {
       }
     }
   }
+  if (const toml::node* n = t.get("dataset")) {
+    const toml::table* d = n->as_table();
+    if (d == nullptr) {
+      c.Fail(n->source(), prefix + "dataset", "must be a table like { kind = \"timestamp\", count = 1000 }");
+    } else {
+      if (!c.String(*d, prefix + "dataset.", "kind", &p.dataset_kind) && c.ok()) {
+        c.Fail(n->source(), prefix + "dataset.kind", "missing");
+      }
+      for (const auto& [k, v] : *d) {
+        std::string text;
+        if (k.str() != "kind" && c.ScalarText(v, prefix + "dataset." + std::string(k.str()), &text)) {
+          p.dataset_params[std::string(k.str())] = text;
+        }
+      }
+      int64_t count = 0;
+      if (!c.Integer(*d, prefix + "dataset.", "count", 1, &count) && c.ok()) {
+        c.Fail(n->source(), prefix + "dataset.count", "missing (number of keys)");
+      }
+    }
+  }
+  c.Bool(t, prefix, "fresh", &p.fresh);
+  c.String(t, prefix, "schema", &p.schema);
+  if (c.String(t, prefix, "table", &p.table)) {
+    const bool valid = !p.table.empty() && p.table.size() <= 64 &&
+                       p.table.find_first_not_of("abcdefghijklmnopqrstuvwxyz"
+                                                 "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") ==
+                           std::string::npos;
+    if (!valid) c.Fail(t.get("table")->source(), prefix + "table", "must be 1-64 letters, digits or _");
+  }
+  if (c.Integer(t, prefix, "field", 0, &i64)) p.field = static_cast<uint32_t>(i64);
+  if (const toml::node* n = t.get("value")) {
+    if (!n->is_integer()) c.Fail(n->source(), prefix + "value", "must be an integer");
+    else p.value = n->as_integer()->get();
+  }
+  if (c.String(t, prefix, "set", &p.set) && p.set != "new" && p.set != "checked") {
+    c.Fail(t.get("set")->source(), prefix + "set", "must be new or checked");
+  }
+  c.Bool(t, prefix, "read_back", &p.read_back);
+  c.Bool(t, prefix, "delete_after", &p.delete_after);
   if (!c.ok()) return;
 
   // Cross-field checks.
-  const bool counted = p.op != "reorganize" && p.op != "reopen" && p.op != "sync";
+  const bool counted = p.op != "reorganize" && p.op != "reopen" && p.op != "sync" &&
+                       p.op != "record-index";
+  if (p.op.starts_with("record-") && (p.threads.size() != 1 || p.threads[0] != 1)) {
+    c.Fail(t.get("threads")->source(), prefix + "threads", "record phases run on one client thread");
+  }
+  if (p.op.starts_with("record-") && p.duration_s > 0) {
+    c.Fail(t.get("duration")->source(), prefix + "duration", "record phases take a count");
+  }
   if (counted && p.count == 0 && p.duration_s <= 0) {
     c.Fail(t.source(), prefix + "count", "give count >= 1 (or a duration in seconds)");
   }
@@ -343,6 +397,14 @@ Status ParseWorkload(const std::string& text, const std::string& path, Workload*
     }
   }
   if (c.ok() && w.phases.empty()) c.Fail(root.source(), "phase", "a workload needs at least one [[phase]]");
+  // A phase's dataset holds for the phases after it until another names one.
+  for (size_t i = 1; i < w.phases.size(); ++i) {
+    PhaseSpec& p = w.phases[i];
+    if (p.dataset_kind.empty()) {
+      p.dataset_kind = w.phases[i - 1].dataset_kind;
+      p.dataset_params = w.phases[i - 1].dataset_params;
+    }
+  }
   if (c.ok() && w.dataset_count == 0) c.Fail(root.source(), "dataset.count", "missing (number of keys)");
   if (c.ok() && w.name.empty()) c.Fail(root.source(), "name", "missing");
   if (!c.ok()) return Status::InvalidArgument(c.error());
@@ -376,6 +438,9 @@ void ScaleWorkload(double scale, Workload* w) {
     p.count = scaled(p.count);
     p.warmup = scaled(p.warmup);
     p.skip = p.skip == 0 ? 0 : scaled(p.skip);
+    if (!p.dataset_kind.empty()) {
+      p.dataset_params["count"] = std::to_string(scaled(std::stoull(p.dataset_params["count"])));
+    }
     if (p.duration_s > 0) p.duration_s *= scale;
   }
 }
