@@ -42,6 +42,12 @@ struct WriteOptions {
   uint32_t internal_restart_interval = 8;
 };
 
+// One put of a sorted run (keys strictly increasing).
+struct SortedPut {
+  Slice key;
+  Slice value;
+};
+
 // The write path of one transaction: edits `tree` (the transaction's working
 // copy) through pager copy-on-write. Keeps scratch buffers between calls so
 // that a put allocates nothing in the common case.
@@ -51,11 +57,10 @@ class TreeWriter {
 
   // Inserts or overwrites. InvalidArgument for a key over kMaxKeySize.
   Status Put(Slice key, Slice value);
-  // Put for keys arriving in ascending order (PutBuffer): while keys stay
-  // below the current leaf's upper bound, the leaf is reused without a new
-  // descent. Call ResetFinger before a run.
-  Status PutAscending(Slice key, Slice value);
-  void ResetFinger() { finger_valid_ = false; }
+  // Puts given in strictly increasing key order (PutBuffer; see
+  // btree_merge.cc): one descent per leaf reached, and a leaf that receives
+  // many keys is rebuilt once, merged with them, into full pages.
+  Status PutSorted(const SortedPut* puts, size_t n);
   // NotFound when the key is absent (nothing is written then).
   Status Delete(Slice key);
 
@@ -66,8 +71,9 @@ class TreeWriter {
     bool rightmost;  // every entry followed so far was the last of its page
   };
   // The path from the root to the leaf for `key` (or to `stop_level`). With
-  // `upper`, also the smallest separator above key at the leaf's parent
-  // (*has_upper false when that parent has none).
+  // `upper`, also the leaf's upper bound: the smallest separator above key
+  // on the path, which the deepest page with an entry after the one followed
+  // gives (*has_upper false when there is none: the leaf is the last one).
   Status Descend(Slice key, uint32_t stop_level, std::string* upper = nullptr,
                  bool* has_upper = nullptr);
   // Makes every page on path_ writable, fixing child pointers and the root.
@@ -91,15 +97,25 @@ class TreeWriter {
   // Inserts into (or updates) the leaf at the end of path_; splits when full.
   Status PutInLeaf(Slice key, EntryValue encoded);
 
+  struct Item {
+    Slice key;
+    EntryValue value;
+  };
+  // Puts items (sorted, strictly increasing, all inside the key range of the
+  // page at path_[index], which is writable) into that page: in place while
+  // few and they fit, else by rebuilding it merged with them into as many
+  // full pages as needed, whose separators then go into the parent the same
+  // way. Leaves: an equal key's value is replaced. Internal pages: items are
+  // (separator, child) pairs. path_ below `index` is stale afterwards.
+  Status MergeIntoNode(size_t index, const Item* items, size_t n);
+  // Builds items_ into parts_ (first items in part_starts_): pages filled one
+  // after the other, then, unless `append` (items_ end at the right edge of
+  // the tree, where later keys will go), the last two balanced when the last
+  // is under half full.
+  void BuildParts(PageType type, uint8_t level, bool append);
+
   Pager* pager_;
   TreeState* tree_;
-  // The last leaf PutAscending wrote: path_ leads to it (every page on it
-  // writable) and it holds every key below finger_upper_ (unbounded when
-  // !finger_has_upper_) down to the keys already put.
-  bool finger_valid_ = false;
-  uint64_t splits_ = 0;
-  bool finger_has_upper_ = false;
-  std::string finger_upper_;
   WriteOptions options_;
   uint32_t page_size_;
   std::vector<Level> path_;
@@ -109,13 +125,22 @@ class TreeWriter {
   uint8_t overflow_ref_[4];
   uint8_t child_ref_[4];
   DecodedNode decoded_;
-  struct Item {
-    Slice key;
-    EntryValue value;
-  };
   std::vector<Item> items_;           // entries of a page being split, with the new one
   std::vector<std::string> parts_;    // pages built by a split
   std::vector<size_t> part_starts_;   // first item of each part
+  std::vector<uint32_t> item_ends_;   // BuildParts: data end of its part after each item
+  // PutSorted: the leaf's upper bound and the puts that go into the leaf.
+  std::string upper_;
+  std::vector<Item> run_;
+  // MergeIntoNode: (separator, child) pairs for the parent of a rebuilt page,
+  // by the rebuilt page's level (copies: items_ and decoded_ are reused).
+  struct Separators {
+    std::string keys;              // back to back
+    std::vector<uint32_t> ends;    // end of each key in `keys`
+    std::vector<uint8_t> children;  // u32 LE page numbers
+    std::vector<Item> items;
+  };
+  Separators separators_[kMaxDepth];
 };
 
 }  // namespace pbtree

@@ -9,7 +9,6 @@
 namespace pbtree {
 
 Status TreeWriter::Delete(Slice key) {
-  finger_valid_ = false;
   if (tree_->root == 0 || key.size() > kMaxKeySize) return Status::NotFound();
   PBTREE_RETURN_IF_ERROR(Descend(key, 0));
   {
@@ -55,18 +54,29 @@ Status TreeWriter::RemoveChildEntry(size_t parent_index) {
     return Status::OK();
   }
   // The first entry goes: the next one becomes first and loses its key (the
-  // first key of an internal page is always empty). Rebuild the page.
+  // first key of an internal page is always empty). Rebuild the page. The
+  // rebuilt page can need more bytes than the old one, whose in-place inserts
+  // made restart blocks up to twice the interval long: then the interval
+  // doubles until it fits, as with one restart (every key prefix-compressed
+  // against the one before) it takes fewer bytes than before.
   decoded_.source.clear();
   decoded_.arena.clear();
   decoded_.entries.clear();
   DecodeNode(data, page_size_, &decoded_);
-  NodeBuilder builder(data, page_size_, PageType::kInternal, GetLevel(data),
-                      options_.internal_restart_interval);
-  for (size_t i = 1; i < decoded_.entries.size(); ++i) {
-    builder.Add(i == 1 ? Slice() : decoded_.key(i), decoded_.value(i));
+  const size_t n = decoded_.entries.size();
+  page_scratch_.resize(page_size_);
+  uint8_t* fresh = reinterpret_cast<uint8_t*>(page_scratch_.data());
+  for (uint32_t interval = options_.internal_restart_interval;; interval *= 2) {
+    NodeBuilder builder(fresh, page_size_, PageType::kInternal, GetLevel(data), interval);
+    size_t i = 1;
+    while (i < n && builder.Add(i == 1 ? Slice() : decoded_.key(i), decoded_.value(i))) ++i;
+    if (i == n || interval >= n) {
+      if (i != n) return Status::Corruption(pager_->path() + ": internal page does not shrink");
+      builder.Finish();
+      std::memcpy(data, fresh, page_size_);
+      return Status::OK();
+    }
   }
-  builder.Finish();
-  return Status::OK();
 }
 
 Status TreeWriter::MergeWithSibling(size_t index, bool* merged) {

@@ -28,11 +28,12 @@ Status TreeWriter::Descend(Slice key, uint32_t stop_level, std::string* upper, b
     const SeekResult r = node.Seek(key);
     const uint32_t pos = (r.exact || r.prev == 0) ? r.pos : r.prev;
     EntryView e = node.Entry(pos);
-    if (upper != nullptr && level == 1 && !r.exact && r.pos < node.data_end()) {
-      // The entry after the child's is the child's upper bound. It shares
-      // its first `shared` bytes with the key (see NodePage::Seek), so it is
-      // rebuilt from the key and its suffix.
-      EntryView next = node.Entry(r.pos);
+    if (upper != nullptr && e.end < node.data_end()) {
+      // The entry after the child's bounds the child; deeper pages bound it
+      // more tightly, so the last one found wins. It shares its first
+      // `shared` bytes with the followed entry's key, and so with the key,
+      // which lies between the two: it is rebuilt from the key and its suffix.
+      EntryView next = node.Entry(e.end);
       upper->assign(key.data(), next.shared);
       upper->append(reinterpret_cast<const char*>(next.suffix), next.unshared);
       *has_upper = true;
@@ -130,30 +131,9 @@ Status TreeWriter::Put(Slice key, Slice value) {
     *tree_ = TreeState{page_no, 1, 1};
     return Status::OK();
   }
-  finger_valid_ = false;
   PBTREE_RETURN_IF_ERROR(Descend(key, 0));
   PBTREE_RETURN_IF_ERROR(MakePathWritable());
   return PutInLeaf(key, encoded);
-}
-
-Status TreeWriter::PutAscending(Slice key, Slice value) {
-  if (!finger_valid_ || (finger_has_upper_ && key >= Slice(finger_upper_))) {
-    if (key.size() > kMaxKeySize || tree_->root == 0 || value.size() > MaxInlineValue(page_size_)) {
-      finger_valid_ = false;
-      return Put(key, value);
-    }
-    PBTREE_RETURN_IF_ERROR(Descend(key, 0, &finger_upper_, &finger_has_upper_));
-    PBTREE_RETURN_IF_ERROR(MakePathWritable());
-    // Only a leaf below a parent entry with a successor gets a finger; the
-    // last leaf of each parent takes the long way every time.
-    finger_valid_ = finger_has_upper_;
-  }
-  EntryValue encoded;
-  PBTREE_RETURN_IF_ERROR(EncodeValue(value, &encoded));
-  const uint64_t splits_before = splits_;
-  Status s = PutInLeaf(key, encoded);
-  if (!s.ok() || splits_ != splits_before) finger_valid_ = false;
-  return s;
 }
 
 Status TreeWriter::PutInLeaf(Slice key, EntryValue encoded) {
@@ -173,7 +153,6 @@ Status TreeWriter::PutInLeaf(Slice key, EntryValue encoded) {
 }
 
 Status TreeWriter::Split(size_t index, Slice key, EntryValue value) {
-  ++splits_;
   const uint32_t page_no = path_[index].page;
   uint8_t* data = pager_->DirtyData(page_no);
   const bool leaf = GetPageType(data) == PageType::kLeaf;

@@ -168,6 +168,8 @@ class NodeBuilder {
   // Writes the entry count and the restart array. The page is then valid.
   void Finish();
   uint32_t count() const { return count_; }
+  // End of the entries added so far.
+  uint32_t data_end() const { return data_end_; }
   // Size an entry would take if added now.
   uint32_t SizeIfAdded(Slice key, EntryValue value) const;
 

@@ -1,9 +1,7 @@
 #include "engines/pbtree/put_buffer.h"
 
-#include <algorithm>
-#include <cstring>
-
 #include "engines/pbtree/btree.h"
+#include "engines/pbtree/sort_keys.h"
 
 namespace pbtree {
 
@@ -21,23 +19,19 @@ Status PutBuffer::Apply(TreeWriter* writer) {
   auto key_of = [&](uint32_t i) {
     return Slice(base + entries_[i].offset, entries_[i].key_size);
   };
-  order_.resize(entries_.size());
-  for (uint32_t i = 0; i < order_.size(); ++i) order_[i] = i;
+  keys_.resize(entries_.size());
+  for (uint32_t i = 0; i < entries_.size(); ++i) keys_[i] = key_of(i);
   // Equal keys stay in arrival order, so the last put of a key wins.
-  std::sort(order_.begin(), order_.end(), [&](uint32_t a, uint32_t b) {
-    const int c = key_of(a).compare(key_of(b));
-    return c < 0 || (c == 0 && a < b);
-  });
-  Status s;
-  writer->ResetFinger();
+  SortKeys(keys_, &order_);
+  // The last put of each key, in key order.
+  sorted_.clear();
   for (size_t j = 0; j < order_.size(); ++j) {
-    if (j + 1 < order_.size()) __builtin_prefetch(base + entries_[order_[j + 1]].offset);
     const uint32_t i = order_[j];
+    if (j + 1 < order_.size() && keys_[order_[j + 1]] == keys_[i]) continue;
     const Entry& e = entries_[i];
-    s = writer->PutAscending(key_of(i), Slice(base + e.offset + e.key_size, e.value_size));
-    if (!s.ok()) break;
+    sorted_.push_back(SortedPut{key_of(i), Slice(base + e.offset + e.key_size, e.value_size)});
   }
-  writer->ResetFinger();
+  Status s = writer->PutSorted(sorted_.data(), sorted_.size());
   Clear();
   return s;
 }

@@ -4,10 +4,12 @@
 // A batch of random keys inserted one by one walks a random root-to-leaf path
 // per key, and at a million keys most of those pages are not in the CPU's
 // caches. Applied in key order, consecutive keys share their path (and often
-// their leaf), so the same work costs a fraction of the memory traffic; the
-// sort costs less than it saves. Semantics do not change: every other
-// operation of the transaction (get, delete, cursors, count, commit) applies
-// the buffer first, and equal keys keep their order (the last put wins).
+// their leaf), so the same work costs a fraction of the memory traffic, and
+// the keys that fall into one leaf are merged into it in one pass
+// (TreeWriter::PutSorted); the sort costs less than it saves. Semantics do
+// not change: every other operation of the transaction (get, delete, cursors,
+// count, commit) applies the buffer first, and of equal keys the last put
+// wins.
 //
 // Not thread-safe: owned by the DB, used by its one write transaction.
 #pragma once
@@ -16,11 +18,10 @@
 #include <string>
 #include <vector>
 
+#include "engines/pbtree/btree.h"
 #include "engines/pbtree/status.h"
 
 namespace pbtree {
-
-class TreeWriter;
 
 class PutBuffer {
  public:
@@ -44,7 +45,9 @@ class PutBuffer {
   };
   std::string arena_;
   std::vector<Entry> entries_;
+  std::vector<Slice> keys_;
   std::vector<uint32_t> order_;
+  std::vector<SortedPut> sorted_;
 };
 
 }  // namespace pbtree
