@@ -42,6 +42,9 @@ int RunEngineInChild(const RunPlan& plan, const EngineRun& engine,
   EngineHandle handle(engine.name, std::move(adapter), request);
   s = handle.Open(nullptr);
   if (!s.ok()) return Fail(fd, s);
+  if (const std::string opened = handle.adapter()->LibraryVersion(); opened != engine.library_version) {
+    if (!WriteLine(fd, nlohmann::json{{"library_version", opened}}.dump())) return 4;
+  }
 
   PhaseInputs inputs;
   inputs.workload = &w;

@@ -59,6 +59,13 @@ void RunEngine(const RunPlan& plan, const EngineRun& engine, const std::string& 
           child_error = doc["error"].get<std::string>();
           return;
         }
+        // The opened engine's version can say more than the library's alone
+        // (redis adds the server's).
+        if (doc.contains("library_version") && doc["library_version"].is_string()) {
+          record.library_version = doc["library_version"].get<std::string>();
+          results->environment.libraries[engine.name] = record.library_version;
+          return;
+        }
         PhaseRun run;
         if (doc.contains("run") && PhaseRunFromJson(doc["run"], &run).ok()) {
           results->runs.push_back(std::move(run));
