@@ -414,13 +414,18 @@ class PhaseWorker::Impl {
     if (!s.ok() && out->first_error.ok()) out->first_error = s.WithContext("begin batch");
   }
 
+  // Sleeps, then yields, then spins until `due`. A sleep on a loaded machine
+  // (or a VM) can wake a millisecond or more late, and lateness counts in the
+  // next operation's latency (it runs from its intended start), so the sleep
+  // stops well before `due` and the rest is yielded away.
   static void WaitUntil(const CycleClock& clock, uint64_t due) {
+    constexpr uint64_t kSleepMarginNs = 2'000'000;
     for (;;) {
       const uint64_t now = clock.Now();
       if (now >= due) return;
       const uint64_t left_ns = clock.ToNs(due - now);
-      if (left_ns > 200000) {
-        std::this_thread::sleep_for(std::chrono::nanoseconds(left_ns - 100000));
+      if (left_ns > 2 * kSleepMarginNs) {
+        std::this_thread::sleep_for(std::chrono::nanoseconds(left_ns - kSleepMarginNs));
       } else if (left_ns > 20000) {
         std::this_thread::yield();
       }
