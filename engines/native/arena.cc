@@ -92,6 +92,10 @@ bool Arena::OpenSegment(uint64_t bytes) {
   }
   const uint64_t at = AllocRaw(seg);
   if (at == 0) return false;
+  // Records are about to fill the segment: take its pages in one call rather
+  // than a fault every 4 KiB in the middle of inserts (a no-op when the arena
+  // was prefaulted).
+  MemoryRegion::Populate(Bytes(at), seg);
   if (header_->first_segment == 0) {
     header_->first_segment = at;
     header_->rec_bump = at;

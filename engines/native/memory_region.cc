@@ -34,6 +34,18 @@ void TouchPages(char* begin, uint64_t bytes) {
 
 }  // namespace
 
+void MemoryRegion::Populate(char* begin, uint64_t bytes) {
+#ifdef MADV_POPULATE_WRITE
+  const uint64_t page = PageBytes();
+  const auto first = reinterpret_cast<uintptr_t>(begin) & ~(page - 1);
+  const auto last = (reinterpret_cast<uintptr_t>(begin) + bytes + page - 1) & ~(page - 1);
+  madvise(reinterpret_cast<void*>(first), last - first, MADV_POPULATE_WRITE);  // advisory
+#else
+  (void)begin;
+  (void)bytes;
+#endif
+}
+
 std::string NormalizeShmName(const std::string& name) {
   if (!name.empty() && name[0] == '/') return name;
   return "/" + name;
