@@ -109,6 +109,7 @@ class BlockRunner {
   }
 
   WorkCounts& work() { return work_; }
+  const WorkCounts& work() const { return work_; }
   uint64_t ops() const { return ops_; }
   uint64_t timed_ns() const { return timed_ns_; }
   uint64_t digest() const { return digest_; }
@@ -140,7 +141,7 @@ void FillFigures(const BlockRunner& runner, Repetition* out) {
                       ? static_cast<double>(runner.ops()) * 1e9 / static_cast<double>(runner.timed_ns())
                       : 0;
   f.latency = runner.latency().Summarize();
-  f.work = const_cast<BlockRunner&>(runner).work();
+  f.work = runner.work();
   f.work.stream_digest = Hex(runner.digest());
   out->ops.push_back(std::move(f));
 }
@@ -351,7 +352,7 @@ class RecordPhase {
   std::vector<FieldValue> fields_;
   std::vector<RecordId> matches_;
   FieldValue field_;
-  uint64_t read_sum_ = 0;
+  uint64_t read_sum_ = 0;  // speed5's read-back adds the values up, as the seed's did
 };
 
 }  // namespace
