@@ -51,6 +51,7 @@
 #include "adapters/redis/redis_adapter.h"
 
 #include <climits>
+#include <filesystem>
 
 #include "adapters/engine_directory.h"
 #include "adapters/redis/redis_connection.h"
@@ -251,7 +252,11 @@ Status RedisAdapter::Open(const OpenRequest& request) {
   if (settings.host.empty()) {
     RedisServerSettings server;
     server.binary = settings.server_binary;
-    server.directory = request.directory;
+    // redis-server chdirs to --dir before opening --logfile, so a relative
+    // directory (kvbench run --out runs/x) must be made absolute first.
+    std::error_code ec;
+    server.directory = std::filesystem::absolute(request.directory, ec).string();
+    if (ec) return Status::IOError("redis: cannot resolve '" + request.directory + "': " + ec.message());
     server.start_timeout_ms = settings.start_timeout_ms;
     Status s = server_.Start(server);
     if (s.IsInvalidArgument()) return s.WithContext("option 'redis.server'");

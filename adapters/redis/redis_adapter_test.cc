@@ -300,3 +300,33 @@ TEST_F(RedisAdapterTest, OptionsAreChecked) {
 
 }  // namespace
 }  // namespace kvbench
+
+namespace kvbench {
+namespace {
+
+// Regression: redis-server chdirs to --dir before opening --logfile, so a
+// relative engine directory (kvbench run --out runs/x) made it exit at start.
+TEST(RedisRelativeDirectoryTest, AServerStartsInARelativeDirectory) {
+  test::ScratchDir dir{"redis-relative"};
+  const std::filesystem::path old_cwd = std::filesystem::current_path();
+  std::filesystem::current_path(dir.path());
+  std::filesystem::create_directories("runs/data/redis");
+  std::unique_ptr<Adapter> adapter;
+  ASSERT_TRUE(AdapterRegistry::Global().Create("redis", &adapter).ok());
+  OpenRequest request;
+  request.directory = "runs/data/redis";
+  ASSERT_TRUE(ResolveEngineOptions("redis", adapter->OptionSpecs(),
+                                   {{"redis.start_timeout_ms", "5000"}}, &request.options)
+                  .ok());
+  const Status opened = adapter->Open(request);
+  std::filesystem::current_path(old_cwd);
+  ASSERT_TRUE(opened.ok()) << opened.ToString();
+  std::unique_ptr<Session> session;
+  ASSERT_TRUE(adapter->NewSession(&session).ok());
+  EXPECT_TRUE(session->Put("k", "v").ok());
+  session.reset();
+  EXPECT_TRUE(adapter->Close().ok());
+}
+
+}  // namespace
+}  // namespace kvbench
