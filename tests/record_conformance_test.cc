@@ -80,6 +80,8 @@ class RecordConformanceTest : public ::testing::TestWithParam<std::string> {
     ASSERT_TRUE(s.ok()) << s.ToString();
   }
 
+  void RunModel(uint64_t seed);
+
   void OpenTable(const RecordTableSpec& spec) {
     table_.reset();
     Status s = session_->OpenRecordTable(spec, &table_);
@@ -512,11 +514,12 @@ TEST_P(RecordConformanceTest, BatchesGroupRecordWrites) {
 
 // Random inserts, creates, sets, deletes and queries against a std::map of
 // the live records, with an index on field 0 from the start.
-TEST_P(RecordConformanceTest, RandomOperationsMatchAModel) {
-  SKIP_UNLESS_STORES_DATA();
+// Random inserts, creates, sets, deletes, gets, queries and scans against a
+// std::map model, with an index on field 0.
+void RecordConformanceTest::RunModel(uint64_t seed) {
   OpenTable(TypedSpec());
   ASSERT_TRUE(table_->CreateIndex(0).ok());
-  std::mt19937_64 rng(20261123);
+  std::mt19937_64 rng(seed);
   std::map<RecordId, Fields> model;
   auto random_value = [&](uint32_t field) {
     if (rng() % 6 == 0) return FieldValue::Null();
@@ -589,6 +592,20 @@ TEST_P(RecordConformanceTest, RandomOperationsMatchAModel) {
       ASSERT_EQ(examined, model.size());
     }
   }
+}
+
+// Several seeds, each on a fresh database (native holds one table per database).
+TEST_P(RecordConformanceTest, RandomOperationsMatchAModelSeed1) {
+  SKIP_UNLESS_STORES_DATA();
+  RunModel(20261123);
+}
+TEST_P(RecordConformanceTest, RandomOperationsMatchAModelSeed2) {
+  SKIP_UNLESS_STORES_DATA();
+  RunModel(2);
+}
+TEST_P(RecordConformanceTest, RandomOperationsMatchAModelSeed3) {
+  SKIP_UNLESS_STORES_DATA();
+  RunModel(3);
 }
 
 TEST_P(RecordConformanceTest, NullEngineStillEncodesRecords) {

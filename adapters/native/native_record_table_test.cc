@@ -1,13 +1,12 @@
 // The native adapter's record table (native_record_table.h): field types,
 // set modes, deletes, scans, indexes, references, bad ids, the one-table rule
-// and the batch lock, plus a model test against std::map.
+// and the batch lock. The model test, with several seeds, is the record
+// conformance suite's.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <atomic>
 #include <chrono>
-#include <map>
-#include <random>
 #include <string>
 #include <thread>
 #include <vector>
@@ -321,73 +320,6 @@ TEST_F(NativeRecordTableTest, WriterAndReaderSessionsOnTwoThreads) {
   EXPECT_EQ(examined, uint64_t{kBatches} * kBatchSize);
   reader_table.reset();
 }
-
-// Random inserts, sets, deletes, scans and indexed queries against a std::map.
-class NativeRecordTableModelTest : public NativeTableTestBase<::testing::TestWithParam<uint32_t>> {
-};
-
-TEST_P(NativeRecordTableModelTest, AgreesWithAMap) {
-  OpenTable(Spec({FieldType::kInt64, FieldType::kString, FieldType::kDouble}));
-  ASSERT_TRUE(table_->CreateIndex(0).ok());
-  std::mt19937 rng(GetParam());
-  auto random_value = [&](uint32_t field) {
-    switch (rng() % 8 == 0 ? 3 : field) {
-      case 0:
-        return FieldValue::Int(rng() % 20);
-      case 1:
-        return FieldValue::String(std::string(rng() % 40, static_cast<char>('a' + rng() % 3)));
-      case 2:
-        return FieldValue::Double((rng() % 5) * 0.5);
-      default:
-        return FieldValue::Null();
-    }
-  };
-  std::map<RecordId, std::vector<FieldValue>> model;
-  std::vector<FieldValue> got;
-  for (int op = 0; op < 4000; ++op) {
-    const uint32_t dice = rng() % 100;
-    auto pick = [&] {
-      auto it = model.begin();
-      std::advance(it, rng() % model.size());
-      return it;
-    };
-    if (dice < 35 || model.empty()) {
-      std::vector<FieldValue> fields = {random_value(0), random_value(1), random_value(2)};
-      const RecordId id = Insert(fields);
-      ASSERT_EQ(model.count(id), 0u) << "ids are unique among live records";
-      model[id] = fields;
-    } else if (dice < 55) {
-      auto it = pick();
-      const uint32_t field = rng() % 3;
-      const FieldValue v = random_value(field);
-      ASSERT_TRUE(table_->SetField(it->first, field, v, SetMode::kChecked).ok());
-      it->second[field] = v;
-    } else if (dice < 65) {
-      auto it = pick();
-      ASSERT_TRUE(table_->DeleteRecord(it->first).ok());
-      model.erase(it);
-    } else if (dice < 80) {
-      auto it = pick();
-      ASSERT_TRUE(table_->GetRecord(it->first, &got).ok());
-      ASSERT_EQ(got, it->second) << "op " << op;
-    } else {
-      const uint32_t field = dice < 90 ? 0 : 1;
-      const FieldValue v = random_value(field);
-      std::vector<RecordId> expected;
-      for (const auto& [id, fields] : model) {
-        if (fields[field] == v) expected.push_back(id);
-      }
-      uint64_t examined = 0;
-      ASSERT_EQ(Sorted(Scan(field, v, 0, &examined)), expected) << "op " << op;
-      ASSERT_EQ(examined, model.size());
-      if (field == 0 && v.type != FieldType::kNull) {
-        ASSERT_EQ(Sorted(Query(field, v)), expected) << "op " << op;
-      }
-    }
-  }
-}
-
-INSTANTIATE_TEST_SUITE_P(Seeds, NativeRecordTableModelTest, ::testing::Values(1u, 2u));
 
 }  // namespace
 }  // namespace kvbench

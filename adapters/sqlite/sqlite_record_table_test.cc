@@ -1,12 +1,11 @@
 // The sqlite adapter's record tables (sqlite_record_table.h): field types, set
 // modes, deletes, full-table scans, indexes, references, the stored schema
-// across a reopen and its checks, batches, plus a model test against std::map.
+// across a reopen and its checks, batches. The model test, with several
+// seeds, is the record conformance suite's.
 #include <gtest/gtest.h>
 #include <sqlite3.h>
 
 #include <algorithm>
-#include <map>
-#include <random>
 #include <string>
 #include <vector>
 
@@ -332,75 +331,6 @@ TEST_F(SqliteRecordTableTest, BatchesAreTheSessionsTransactions) {
   EXPECT_EQ(Query(0, FieldValue::Int(4)), std::vector<RecordId>{committed});
   other_table.reset();
 }
-
-// Random inserts, sets, deletes, scans and indexed queries against a std::map.
-class SqliteRecordTableModelTest : public SqliteTableTestBase<::testing::TestWithParam<uint32_t>> {
-};
-
-TEST_P(SqliteRecordTableModelTest, AgreesWithAMap) {
-  OpenTable(Spec({FieldType::kInt64, FieldType::kString, FieldType::kDouble}));
-  ASSERT_TRUE(table_->CreateIndex(0).ok());
-  std::mt19937 rng(GetParam());
-  auto random_value = [&](uint32_t field) {
-    switch (rng() % 8 == 0 ? 3 : field) {
-      case 0:
-        return FieldValue::Int(rng() % 20);
-      case 1:
-        return FieldValue::String(std::string(rng() % 40, static_cast<char>('a' + rng() % 3)));
-      case 2:
-        return FieldValue::Double((rng() % 5) * 0.5 + 0.25);
-      default:
-        return FieldValue::Null();
-    }
-  };
-  std::map<RecordId, std::vector<FieldValue>> model;
-  std::vector<FieldValue> got;
-  ASSERT_TRUE(session_->BeginBatch().ok());  // one transaction: the test stays quick
-  for (int op = 0; op < 3000; ++op) {
-    const uint32_t dice = rng() % 100;
-    auto pick = [&] {
-      auto it = model.begin();
-      std::advance(it, rng() % model.size());
-      return it;
-    };
-    if (dice < 35 || model.empty()) {
-      std::vector<FieldValue> fields = {random_value(0), random_value(1), random_value(2)};
-      const RecordId id = Insert(fields);
-      ASSERT_EQ(model.count(id), 0u) << "ids are unique among live records";
-      model[id] = fields;
-    } else if (dice < 55) {
-      auto it = pick();
-      const uint32_t field = rng() % 3;
-      const FieldValue v = random_value(field);
-      ASSERT_TRUE(table_->SetField(it->first, field, v, SetMode::kChecked).ok());
-      it->second[field] = v;
-    } else if (dice < 65) {
-      auto it = pick();
-      ASSERT_TRUE(table_->DeleteRecord(it->first).ok());
-      model.erase(it);
-    } else if (dice < 80) {
-      auto it = pick();
-      ASSERT_TRUE(table_->GetRecord(it->first, &got).ok());
-      ASSERT_EQ(got, it->second) << "op " << op;
-    } else {
-      const uint32_t field = dice < 90 ? 0 : 1;
-      const FieldValue v = random_value(field);
-      std::vector<RecordId> expected;
-      for (const auto& [id, fields] : model) {
-        if (fields[field] == v) expected.push_back(id);
-      }
-      uint64_t examined = 0;
-      ASSERT_EQ(Scan(field, v, 0, &examined), expected) << "op " << op;
-      ASSERT_EQ(examined, model.size());
-      if (field == 0 && v.type != FieldType::kNull) {
-        ASSERT_EQ(Query(field, v), expected) << "op " << op;
-      }
-    }
-  }
-  ASSERT_TRUE(session_->CommitBatch().ok());
-}
-
-INSTANTIATE_TEST_SUITE_P(Seeds, SqliteRecordTableModelTest, ::testing::Values(1u, 2u));
 
 }  // namespace
 }  // namespace kvbench
