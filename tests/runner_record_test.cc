@@ -180,39 +180,19 @@ count = 10
 }
 
 TEST_F(RunnerTest, ARecordPhaseWithoutASchemaOrWithABadOneIsRefused) {
-  const std::string no_schema = R"(
+  const std::string header = R"(
 name = "bad"
 [dataset]
 kind = "sequential"
 count = 1
 [[phase]]
-op = "record-scan"
 count = 1
 )";
-  EXPECT_EQ(Run(no_schema, {"stdmap"}), 2);
-  const std::string bad_schema = R"(
-name = "bad"
-[dataset]
-kind = "sequential"
-count = 1
-[[phase]]
-op = "record-insert"
-schema = "int,wibble"
-count = 1
-)";
-  EXPECT_EQ(Run(bad_schema, {"stdmap"}), 2);
-  const std::string threads = R"(
-name = "bad"
-[dataset]
-kind = "sequential"
-count = 1
-[[phase]]
-op = "record-insert"
-schema = "int"
-threads = 2
-count = 1
-)";
-  EXPECT_EQ(Run(threads, {"stdmap"}), 2);
+  for (const std::string phase : {"op = \"record-scan\"\n",                          // no schema
+                                  "op = \"record-insert\"\nschema = \"int,wibble\"\n",  // bad schema
+                                  "op = \"record-insert\"\nschema = \"int\"\nthreads = 2\n"}) {
+    EXPECT_EQ(Run(header + phase, {"stdmap"}), 2) << phase;
+  }
   EXPECT_FALSE(fs::exists(out_ + "/results.json"));
 }
 
