@@ -34,7 +34,7 @@
 
 #include "adapters/engine_options.h"
 #include "adapters/record.h"
-#include "adapters/status.h"
+#include "common/status.h"
 
 namespace kvbench {
 

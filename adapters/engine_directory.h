@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "adapters/status.h"
+#include "common/status.h"
 
 namespace kvbench {
 

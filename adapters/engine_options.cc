@@ -1,18 +1,12 @@
 #include "adapters/engine_options.h"
 
-#include <cctype>
-#include <charconv>
-#include <limits>
+#include "common/parse.h"
+#include "common/strings.h"
+
 
 namespace kvbench {
 
 namespace {
-
-std::string Lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
 
 Status BadValue(std::string_view name, std::string_view text, std::string_view expected) {
   return Status::InvalidArgument("option '" + std::string(name) + "': '" + std::string(text) +
@@ -20,48 +14,6 @@ Status BadValue(std::string_view name, std::string_view text, std::string_view e
 }
 
 }  // namespace
-
-bool ParseInt64(std::string_view text, int64_t* out) {
-  if (text.empty()) return false;
-  int64_t v = 0;
-  auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
-  if (ec != std::errc() || ptr != text.data() + text.size()) return false;
-  *out = v;
-  return true;
-}
-
-bool ParseBool(std::string_view text, bool* out) {
-  const std::string t = Lower(text);
-  if (t == "true" || t == "on" || t == "1" || t == "yes") {
-    *out = true;
-    return true;
-  }
-  if (t == "false" || t == "off" || t == "0" || t == "no") {
-    *out = false;
-    return true;
-  }
-  return false;
-}
-
-bool ParseBytes(std::string_view text, uint64_t* out) {
-  if (text.empty()) return false;
-  uint64_t v = 0;
-  auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
-  if (ec != std::errc() || ptr == text.data()) return false;
-  std::string suffix = Lower(std::string_view(ptr, text.data() + text.size() - ptr));
-  if (!suffix.empty() && suffix.back() == 'b') suffix.pop_back();   // "MiB", "MB", "B"
-  if (!suffix.empty() && suffix.back() == 'i') suffix.pop_back();   // "Mi"
-  int shift = 0;
-  if (suffix.empty()) shift = 0;
-  else if (suffix == "k") shift = 10;
-  else if (suffix == "m") shift = 20;
-  else if (suffix == "g") shift = 30;
-  else if (suffix == "t") shift = 40;
-  else return false;
-  if (shift > 0 && v > (std::numeric_limits<uint64_t>::max() >> shift)) return false;
-  *out = v << shift;
-  return true;
-}
 
 bool EngineOptions::Has(std::string_view name) const {
   return values_.find(std::string(name)) != values_.end();

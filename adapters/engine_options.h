@@ -14,7 +14,8 @@
 #include <string_view>
 #include <vector>
 
-#include "adapters/status.h"
+#include "common/parse.h"
+#include "common/status.h"
 
 namespace kvbench {
 
@@ -59,11 +60,6 @@ class EngineOptions {
  private:
   std::map<std::string, std::string> values_;
 };
-
-// Parsers shared by EngineOptions and the workload parser.
-bool ParseInt64(std::string_view text, int64_t* out);
-bool ParseBool(std::string_view text, bool* out);
-bool ParseBytes(std::string_view text, uint64_t* out);
 
 // Fills in defaults for every spec and applies `overrides`. An override whose
 // name no spec accepts gives InvalidArgument "unknown option 'x' for engine

@@ -35,7 +35,7 @@
 #include <string>
 #include <vector>
 
-#include "adapters/status.h"
+#include "common/status.h"
 
 namespace kvbench {
 

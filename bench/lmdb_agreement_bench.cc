@@ -24,11 +24,11 @@
 #include "adapters/registry.h"
 #include "datasets/key_generator.h"
 #include "datasets/random.h"
-#include "harness/cycle_clock.h"
-#include "harness/phase_worker.h"
+#include "runner/cycle_clock.h"
+#include "runner/phase_worker.h"
 #include "datasets/value_generator.h"
 
-namespace kvbench::harness {
+namespace kvbench::runner {
 namespace {
 
 constexpr uint64_t kKeys = 100000;
@@ -156,6 +156,6 @@ void BM_LmdbThroughKvbench(benchmark::State& state) {
 BENCHMARK(BM_LmdbThroughKvbench)->Unit(benchmark::kMillisecond)->MinTime(2.0);
 
 }  // namespace
-}  // namespace kvbench::harness
+}  // namespace kvbench::runner
 
 BENCHMARK_MAIN();

@@ -15,12 +15,12 @@
 
 #include "adapters/registry.h"
 #include "datasets/key_generator.h"
-#include "harness/cycle_clock.h"
-#include "harness/latency_histogram.h"
-#include "harness/phase_worker.h"
+#include "runner/cycle_clock.h"
+#include "runner/latency_histogram.h"
+#include "runner/phase_worker.h"
 #include "datasets/value_generator.h"
 
-namespace kvbench::harness {
+namespace kvbench::runner {
 namespace {
 
 void BM_ClockPairAndHistogramRecord(benchmark::State& state) {
@@ -81,6 +81,6 @@ BENCHMARK(BM_NullEngineTimedLoopSequential)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_NullEngineTimedLoopUrls)->Unit(benchmark::kMillisecond);
 
 }  // namespace
-}  // namespace kvbench::harness
+}  // namespace kvbench::runner
 
 BENCHMARK_MAIN();

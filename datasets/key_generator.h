@@ -49,7 +49,7 @@
 #include <string_view>
 #include <vector>
 
-#include "adapters/status.h"
+#include "common/status.h"
 #include "datasets/params.h"
 
 namespace kvbench::datasets {

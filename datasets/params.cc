@@ -5,7 +5,7 @@
 #include <charconv>
 #include <cmath>
 
-#include "adapters/engine_options.h"
+#include "common/parse.h"
 
 namespace kvbench::datasets {
 

@@ -11,7 +11,7 @@
 #include <string_view>
 #include <vector>
 
-#include "adapters/status.h"
+#include "common/status.h"
 
 namespace kvbench::datasets {
 

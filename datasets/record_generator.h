@@ -33,7 +33,7 @@
 #include <vector>
 
 #include "adapters/record.h"
-#include "adapters/status.h"
+#include "common/status.h"
 #include "datasets/params.h"
 
 namespace kvbench::datasets {

@@ -40,7 +40,7 @@
 #include <string>
 #include <vector>
 
-#include "adapters/status.h"
+#include "common/status.h"
 #include "datasets/params.h"
 
 namespace kvbench::datasets {

@@ -23,7 +23,7 @@
 #include <string>
 #include <vector>
 
-#include "adapters/status.h"
+#include "common/status.h"
 #include "datasets/params.h"
 #include "datasets/zipfian.h"
 

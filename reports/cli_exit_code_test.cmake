@@ -1,5 +1,5 @@
 # Runs the kvbench binary and checks its exit code and that a failure says
-# so in exactly one line on stderr, as harness/cli.h promises.
+# so in exactly one line on stderr, as app/cli.h promises.
 #   cmake -DKVBENCH=<path> -DARGS="report;file.json" -DEXPECTED=<code> -P cli_exit_code_test.cmake
 execute_process(COMMAND ${KVBENCH} ${ARGS}
                 RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)

@@ -9,8 +9,8 @@
 
 namespace kvbench::reports {
 
-using harness::PhaseRun;
-using harness::RunResults;
+using results::PhaseRun;
+using results::RunResults;
 
 namespace {
 
@@ -48,8 +48,8 @@ std::string Where(const Located& l) {
   return point.empty() ? s : s + ", " + point;
 }
 
-std::optional<ComparedFigure> CompareFigure(const std::optional<harness::Spread>& a,
-                                            const std::optional<harness::Spread>& b, int a_reps,
+std::optional<ComparedFigure> CompareFigure(const std::optional<results::Spread>& a,
+                                            const std::optional<results::Spread>& b, int a_reps,
                                             int b_reps, const CompareOptions& options) {
   if (!a || !b || a->median <= 0) return std::nullopt;
   ComparedFigure f{*a, *b, b->median / a->median, 0, false};

@@ -14,7 +14,7 @@
 #include <string_view>
 #include <vector>
 
-#include "harness/results.h"
+#include "results/results.h"
 #include "reports/report_model.h"
 
 namespace kvbench::reports {
@@ -29,7 +29,7 @@ struct CompareOptions {
 };
 
 struct ComparedFigure {
-  harness::Spread a, b;
+  results::Spread a, b;
   double ratio = 0;  // b.median / a.median
   double band = 0;   // noise band as a fraction: 0.1 = ±10%
   bool changed = false;
@@ -53,13 +53,13 @@ struct Comparison {
   bool has_regression = false;  // only ever true with fail_on_regression_pct set
 };
 
-Comparison CompareResults(const harness::RunResults& a, const harness::RunResults& b,
+Comparison CompareResults(const results::RunResults& a, const results::RunResults& b,
                           const CompareOptions& options);
 
 // Markdown for a terminal or a pull request; `a_name` and `b_name` say where
 // the runs came from (file names).
-std::string RenderComparison(const Comparison& comparison, const harness::RunResults& a,
-                             const harness::RunResults& b, std::string_view a_name,
+std::string RenderComparison(const Comparison& comparison, const results::RunResults& a,
+                             const results::RunResults& b, std::string_view a_name,
                              std::string_view b_name);
 
 }  // namespace kvbench::reports

@@ -6,13 +6,13 @@
 #include <sstream>
 
 #include "reports/golden_test_support.h"
-#include "reports/report_commands.h"
+#include "app/report_commands.h"
 #include "tests/scratch_dir.h"
 
 namespace kvbench::reports {
 namespace {
 
-void Scale(harness::RunResults* r, const std::string& engine, double factor) {
+void Scale(results::RunResults* r, const std::string& engine, double factor) {
   for (auto& run : r->runs) {
     if (run.engine != engine) continue;
     for (auto& rep : run.repetitions) {
@@ -28,7 +28,7 @@ CompareOptions FailAt(double pct) {
 }
 
 TEST(CompareTest, AFileComparedWithItselfHasNoChange) {
-  const harness::RunResults a = test::LoadRunA();
+  const results::RunResults a = test::LoadRunA();
   const Comparison c = CompareResults(a, a, FailAt(20));
   EXPECT_FALSE(c.has_regression);
   EXPECT_GT(c.rows.size(), 20u);
@@ -44,8 +44,8 @@ TEST(CompareTest, AFileComparedWithItselfHasNoChange) {
 }
 
 TEST(CompareTest, HalvedThroughputFlagsExactlyThatEngine) {
-  const harness::RunResults a = test::LoadRunA();
-  harness::RunResults b = a;
+  const results::RunResults a = test::LoadRunA();
+  results::RunResults b = a;
   Scale(&b, "lmdb", 0.5);
   const Comparison c = CompareResults(a, b, FailAt(20));
   EXPECT_TRUE(c.has_regression);
@@ -63,8 +63,8 @@ TEST(CompareTest, HalvedThroughputFlagsExactlyThatEngine) {
 }
 
 TEST(CompareTest, ChangesWithinTheRepetitionSpreadAreNotMarked) {
-  const harness::RunResults a = test::LoadRunA();
-  harness::RunResults b = a;
+  const results::RunResults a = test::LoadRunA();
+  results::RunResults b = a;
   // Widen B's spread for sqlite to about 40%, then move its median by 20%.
   for (auto& run : b.runs) {
     if (run.engine != "sqlite" || run.repetitions.size() != 3) continue;
@@ -83,11 +83,11 @@ TEST(CompareTest, ChangesWithinTheRepetitionSpreadAreNotMarked) {
 }
 
 TEST(CompareTest, OneRepetitionUsesTheThreshold) {
-  harness::RunResults a = test::LoadRunA();
+  results::RunResults a = test::LoadRunA();
   for (auto& run : a.runs) {
     if (run.repetitions.size() > 1) run.repetitions.resize(1);
   }
-  harness::RunResults b = a;
+  results::RunResults b = a;
   Scale(&b, "sqlite", 0.92);
   Scale(&b, "lmdb", 0.85);
   CompareOptions options = FailAt(12);
@@ -103,8 +103,8 @@ TEST(CompareTest, OneRepetitionUsesTheThreshold) {
 }
 
 TEST(CompareTest, AnEngineFailingInBIsARegression) {
-  const harness::RunResults a = test::LoadRunA();
-  harness::RunResults b = a;
+  const results::RunResults a = test::LoadRunA();
+  results::RunResults b = a;
   b.runs[0].status = "failed";
   b.runs[0].reason = "disk full";
   b.runs[0].repetitions.clear();
@@ -117,21 +117,21 @@ TEST(CompareTest, AnEngineFailingInBIsARegression) {
 
 TEST(CompareTest, CommandExitCodes) {
   kvbench::test::ScratchDir dir("compare");
-  harness::RunResults b = test::LoadRunA();
+  results::RunResults b = test::LoadRunA();
   Scale(&b, "lmdb", 0.5);
   const std::string a_path = test::TestdataPath("run_a.json");
   const std::string b_path = dir.path() + "/b.json";
-  ASSERT_TRUE(harness::WriteResultsFile(b, b_path).ok());
+  ASSERT_TRUE(results::WriteResultsFile(b, b_path).ok());
   std::ostringstream out, err;
-  EXPECT_EQ(RunCompareCommand(a_path, a_path, FailAt(20), out, err), 0);
+  EXPECT_EQ(app::RunCompareCommand(a_path, a_path, FailAt(20), out, err), 0);
   EXPECT_NE(out.str().find("changed, 0 regressed"), std::string::npos) << out.str();
-  EXPECT_EQ(RunCompareCommand(a_path, b_path, FailAt(20), out, err), 1);
-  EXPECT_EQ(RunCompareCommand(a_path, b_path, CompareOptions{}, out, err), 0);  // no threshold
-  EXPECT_EQ(RunCompareCommand(a_path, b_path, FailAt(60), out, err), 0);        // halving is 50%
+  EXPECT_EQ(app::RunCompareCommand(a_path, b_path, FailAt(20), out, err), 1);
+  EXPECT_EQ(app::RunCompareCommand(a_path, b_path, CompareOptions{}, out, err), 0);  // no threshold
+  EXPECT_EQ(app::RunCompareCommand(a_path, b_path, FailAt(60), out, err), 0);        // halving is 50%
   EXPECT_TRUE(err.str().empty());
   for (const char* bad : {"truncated.json", "schema_version_99.json", "missing.json"}) {
     std::ostringstream bad_out, bad_err;
-    EXPECT_EQ(RunCompareCommand(a_path, test::TestdataPath(bad), FailAt(20), bad_out, bad_err), 2)
+    EXPECT_EQ(app::RunCompareCommand(a_path, test::TestdataPath(bad), FailAt(20), bad_out, bad_err), 2)
         << bad;
     const std::string message = bad_err.str();
     EXPECT_EQ(std::count(message.begin(), message.end(), '\n'), 1) << message;

@@ -29,11 +29,11 @@ constexpr const char* kColumns[] = {
     "rows", "bytes_returned", "errors", "stream_digest", "phase_op", "bytes_read",
     "cache_resident_after_pct", "open_seconds", "ops_per_sec_min", "ops_per_sec_max", "reason"};
 
-std::string Median(const std::optional<harness::Spread>& s) {
+std::string Median(const std::optional<results::Spread>& s) {
   return s ? FormatExact(s->median) : "";
 }
 
-std::string Row(const harness::PhaseRun& run, const Figures& f) {
+std::string Row(const results::PhaseRun& run, const Figures& f) {
   const std::vector<std::string> fields = {
       run.phase, f.op, run.cache, run.engine, std::to_string(run.threads),
       FormatExact(run.target_ops), std::to_string(f.repetitions), Median(f.ops), Median(f.seconds),
@@ -60,7 +60,7 @@ class CsvReporter final : public Reporter {
   std::string_view format() const override { return "csv"; }
   std::string_view file_name() const override { return "results.csv"; }
 
-  std::string Render(const harness::RunResults& results) const override {
+  std::string Render(const results::RunResults& results) const override {
     std::string out;
     for (const char* c : kColumns) {
       if (!out.empty()) out += ',';
@@ -69,7 +69,7 @@ class CsvReporter final : public Reporter {
     out += "\r\n";
     for (const PhaseView& phase : GroupByPhase(results)) {
       for (const PointRuns& pr : phase.points) {
-        for (const harness::PhaseRun* run : pr.runs) {
+        for (const results::PhaseRun* run : pr.runs) {
           std::vector<std::string> ops = OpNames(*run);
           if (ops.empty()) ops.push_back("all");
           for (const std::string& op : ops) out += Row(*run, FiguresOf(*run, op));

@@ -63,7 +63,7 @@ TEST(CsvReportTest, HeaderStartsWithTheFixedColumns) {
 }
 
 TEST(CsvReportTest, OneRowPerRunAndOpTypeWithEmptyCellsForUnmeasured) {
-  const harness::RunResults r = test::LoadRunA();
+  const results::RunResults r = test::LoadRunA();
   const auto rows = ParseCsv(MakeCsvReporter()->Render(r));
   size_t expected = 1;  // header
   for (const auto& run : r.runs) {
@@ -100,7 +100,7 @@ TEST(CsvReportTest, OneRowPerRunAndOpTypeWithEmptyCellsForUnmeasured) {
 }
 
 TEST(CsvReportTest, QuotesFieldsPerRfc4180) {
-  harness::RunResults r = test::LoadRunA();
+  results::RunResults r = test::LoadRunA();
   r.runs[0].status = "failed";
   r.runs[0].reason = "error \"disk full\", after 10 ops\nsee log";
   r.runs[0].repetitions.clear();

@@ -4,7 +4,7 @@
 
 #include "reports/compare.h"
 #include "reports/golden_test_support.h"
-#include "reports/report_commands.h"
+#include "app/report_commands.h"
 #include "reports/reporter.h"
 #include "reports/reports.h"
 
@@ -29,17 +29,17 @@ TEST(GoldenTest, CompareWithItself) {
   CompareOptions options;
   options.fail_on_regression_pct = 20;
   const std::string a = test::TestdataPath("run_a.json");
-  EXPECT_EQ(RunCompareCommand(a, a, options, out, err), 0);
+  EXPECT_EQ(app::RunCompareCommand(a, a, options, out, err), 0);
   // Paths differ per checkout: the golden file names the inputs as below.
-  harness::RunResults r = LoadRunA();
+  results::RunResults r = LoadRunA();
   ExpectGolden("compare_self.md",
                RenderComparison(CompareResults(r, r, options), r, r, "run_a.json", "run_a.json"));
 }
 
 TEST(GoldenTest, CompareWithLmdbHalved) {
-  harness::RunResults a = LoadRunA();
-  harness::RunResults b = a;
-  for (harness::PhaseRun& run : b.runs) {
+  results::RunResults a = LoadRunA();
+  results::RunResults b = a;
+  for (results::PhaseRun& run : b.runs) {
     if (run.engine != "lmdb") continue;
     for (auto& rep : run.repetitions) {
       for (auto& op : rep.ops) op.ops_per_sec /= 2;
@@ -52,8 +52,8 @@ TEST(GoldenTest, CompareWithLmdbHalved) {
 }
 
 TEST(GoldenTest, MergedMarkdownOfTwoRuns) {
-  harness::RunResults a = LoadRunA();
-  harness::RunResults b = a;
+  results::RunResults a = LoadRunA();
+  results::RunResults b = a;
   b.environment.hostname = "bench-02";
   b.finished_at = "2026-11-23T10:00:00Z";
   ExpectGolden("merged.md", MakeMarkdownReporter()->Render(MergeResults({a, b})));

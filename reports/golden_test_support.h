@@ -10,7 +10,7 @@
 #include <sstream>
 #include <string>
 
-#include "harness/results_json.h"
+#include "results/results_json.h"
 
 namespace kvbench::reports::test {
 
@@ -27,9 +27,9 @@ inline std::string ReadText(const std::string& path) {
 
 // The golden results: five engines (one crashed, one cannot scan), cold and
 // hot phases, a threads x target matrix, three repetitions.
-inline harness::RunResults LoadRunA() {
-  harness::RunResults r;
-  const Status s = harness::ReadResultsFile(TestdataPath("run_a.json"), &r);
+inline results::RunResults LoadRunA() {
+  results::RunResults r;
+  const Status s = results::ReadResultsFile(TestdataPath("run_a.json"), &r);
   EXPECT_TRUE(s.ok()) << s.ToString();
   return r;
 }

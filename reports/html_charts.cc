@@ -13,7 +13,7 @@
 
 namespace kvbench::reports {
 
-using harness::PhaseRun;
+using results::PhaseRun;
 
 namespace {
 
@@ -27,7 +27,7 @@ const PhaseRun* RunOf(const PointRuns& pr, const std::string& engine) {
   return nullptr;
 }
 
-std::optional<double> MedianOf(const std::optional<harness::Spread>& s) {
+std::optional<double> MedianOf(const std::optional<results::Spread>& s) {
   return s ? std::optional<double>(s->median) : std::nullopt;
 }
 

@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "harness/results.h"
+#include "results/results.h"
 #include "reports/report_model.h"
 
 namespace kvbench::reports {

@@ -125,8 +125,8 @@ class HtmlReporter final : public Reporter {
   std::string_view format() const override { return "html"; }
   std::string_view file_name() const override { return "report.html"; }
 
-  std::string Render(const harness::RunResults& results) const override {
-    const harness::WorkloadInfo& w = results.workload;
+  std::string Render(const results::RunResults& results) const override {
+    const results::WorkloadInfo& w = results.workload;
     const std::string title =
         "kvbench report: " + (w.name.empty() ? std::string("(unnamed workload)") : w.name);
     const std::vector<std::string> engines = EngineOrder(results);

@@ -15,7 +15,7 @@ size_t Count(const std::string& s, const std::string& what) {
   return n;
 }
 
-std::string Html(const harness::RunResults& r) { return MakeHtmlReporter()->Render(r); }
+std::string Html(const results::RunResults& r) { return MakeHtmlReporter()->Render(r); }
 
 TEST(HtmlReportTest, HasEveryKindOfChartEachWithACaption) {
   const std::string html = Html(test::LoadRunA());
@@ -54,7 +54,7 @@ TEST(HtmlReportTest, IsSelfContained) {
 }
 
 TEST(HtmlReportTest, EscapesAllText) {
-  harness::RunResults r = test::LoadRunA();
+  results::RunResults r = test::LoadRunA();
   for (auto& run : r.runs) {
     if (run.engine == "stdmap") run.engine = "<script>alert(1)</script>";
   }
@@ -66,30 +66,30 @@ TEST(HtmlReportTest, EscapesAllText) {
 }
 
 TEST(HtmlReportTest, SweepChartsOnlyWhenThePhaseSweeps) {
-  harness::RunResults r = test::LoadRunA();
-  std::erase_if(r.runs, [](const harness::PhaseRun& run) {
+  results::RunResults r = test::LoadRunA();
+  std::erase_if(r.runs, [](const results::PhaseRun& run) {
     return run.phase == "ycsb_a" && (run.threads != 1 || run.target_ops != 0);
   });
   const std::string html = Html(r);
   EXPECT_EQ(Count(html, "chart-latency-vs-throughput\""), 0u);
   EXPECT_EQ(Count(html, "chart-throughput-vs-threads\""), 0u);
-  std::erase_if(r.runs, [](const harness::PhaseRun& run) { return run.cache == "hot"; });
+  std::erase_if(r.runs, [](const results::PhaseRun& run) { return run.cache == "hot"; });
   EXPECT_EQ(Count(Html(r), "chart-cold-hot\""), 0u);
 }
 
 // A run the size of seed 002's YCSB experiment: 12 engines, 6 workloads,
 // 4 thread counts x 5 target rates, 5 repetitions.
-harness::RunResults LargeRun() {
-  const harness::RunResults a = test::LoadRunA();
-  const harness::PhaseRun* sample = nullptr;
+results::RunResults LargeRun() {
+  const results::RunResults a = test::LoadRunA();
+  const results::PhaseRun* sample = nullptr;
   for (const auto& run : a.runs) {
     if (run.phase == "ycsb_a" && run.engine == "lmdb") sample = &run;
   }
-  harness::RunResults r = a;
+  results::RunResults r = a;
   r.runs.clear();
   r.engines.clear();
   for (int e = 0; e < 12; ++e) {
-    harness::EngineRun engine;
+    results::EngineRun engine;
     engine.name = "engine-" + std::to_string(e);
     r.engines.push_back(engine);
   }
@@ -97,7 +97,7 @@ harness::RunResults LargeRun() {
     for (int threads : {1, 2, 4, 8}) {
       for (double target : {100.0, 500.0, 2500.0, 12500.0, 0.0}) {
         for (int e = 0; e < 12; ++e) {
-          harness::PhaseRun run = *sample;
+          results::PhaseRun run = *sample;
           run.phase = std::string("ycsb_") + w;
           run.engine = "engine-" + std::to_string(e);
           run.threads = threads;

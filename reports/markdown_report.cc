@@ -88,9 +88,9 @@ class MarkdownReporter final : public Reporter {
   std::string_view format() const override { return "md"; }
   std::string_view file_name() const override { return "report.md"; }
 
-  std::string Render(const harness::RunResults& results) const override {
+  std::string Render(const results::RunResults& results) const override {
     std::string out;
-    const harness::WorkloadInfo& w = results.workload;
+    const results::WorkloadInfo& w = results.workload;
     out += "# kvbench report: " + MarkdownEscape(w.name.empty() ? "(unnamed workload)" : w.name) +
            "\n\n";
     if (!w.description.empty()) {

@@ -12,10 +12,10 @@ bool Contains(const std::string& s, const std::string& what) {
   return s.find(what) != std::string::npos;
 }
 
-std::string Markdown(const harness::RunResults& r) { return MakeMarkdownReporter()->Render(r); }
+std::string Markdown(const results::RunResults& r) { return MakeMarkdownReporter()->Render(r); }
 
-void ForRuns(harness::RunResults* r, const std::string& phase, const std::string& engine,
-             const std::function<void(harness::OpFigures&)>& change) {
+void ForRuns(results::RunResults* r, const std::string& phase, const std::string& engine,
+             const std::function<void(results::OpFigures&)>& change) {
   for (auto& run : r->runs) {
     if (run.phase != phase || run.engine != engine) continue;
     for (auto& rep : run.repetitions) {
@@ -31,7 +31,7 @@ TEST(MarkdownReportTest, EqualWorkGivesNoWarning) {
 }
 
 TEST(MarkdownReportTest, WarnsWhenStreamDigestsDiffer) {
-  harness::RunResults r = test::LoadRunA();
+  results::RunResults r = test::LoadRunA();
   ForRuns(&r, "get_hot", "lmdb", [](auto& op) { op.work.stream_digest = "0000feedbeef0000"; });
   const std::string md = Markdown(r);
   EXPECT_TRUE(Contains(md, "> **WARNING:** engines did different work: stream digests differ"))
@@ -46,7 +46,7 @@ TEST(MarkdownReportTest, WarnsWhenStreamDigestsDiffer) {
 }
 
 TEST(MarkdownReportTest, WarnsWhenFoundCountsDifferAtOneMatrixPoint) {
-  harness::RunResults r = test::LoadRunA();
+  results::RunResults r = test::LoadRunA();
   for (auto& run : r.runs) {
     if (run.phase == "ycsb_a" && run.engine == "sqlite" && run.threads == 4 &&
         run.target_ops == 0) {
@@ -69,7 +69,7 @@ TEST(MarkdownReportTest, MarksTheBestAndListsFailuresWithReasons) {
 }
 
 TEST(MarkdownReportTest, UnmeasuredFiguresAreDashesNeverZero) {
-  harness::RunResults r = test::LoadRunA();
+  results::RunResults r = test::LoadRunA();
   r.runs.resize(1);  // load, sqlite
   r.runs[0].repetitions.resize(1);
   r.runs[0].repetitions[0].bytes_written.reset();
@@ -79,7 +79,7 @@ TEST(MarkdownReportTest, UnmeasuredFiguresAreDashesNeverZero) {
 }
 
 TEST(MarkdownReportTest, EscapesNamesThatLookLikeMarkup) {
-  harness::RunResults r = test::LoadRunA();
+  results::RunResults r = test::LoadRunA();
   for (auto& run : r.runs) {
     if (run.engine == "stdmap") run.engine = "std|map<b>";
   }

@@ -11,14 +11,14 @@ namespace kvbench::reports {
 
 namespace {
 
-bool SameMachineAndBuild(const harness::Environment& a, const harness::Environment& b) {
+bool SameMachineAndBuild(const results::Environment& a, const results::Environment& b) {
   return a.hostname == b.hostname && a.cpu_model == b.cpu_model && a.cores == b.cores &&
          a.memory_bytes == b.memory_bytes && a.kernel == b.kernel && a.filesystem == b.filesystem &&
          a.compiler == b.compiler && a.cxx_flags == b.cxx_flags && a.build_type == b.build_type &&
          a.kvbench_version == b.kvbench_version && a.kvbench_revision == b.kvbench_revision;
 }
 
-std::string Describe(const harness::Environment& e) {
+std::string Describe(const results::Environment& e) {
   return fmt::format(
       "host {}, CPU {}, {} cores, kernel {}, filesystem {}, {} {} {}, kvbench {} ({})", e.hostname,
       e.cpu_model, e.cores, e.kernel, e.filesystem, e.compiler, e.build_type, e.cxx_flags,
@@ -32,15 +32,15 @@ std::string Lower(std::string s) {
 
 }  // namespace
 
-harness::RunResults MergeResults(const std::vector<harness::RunResults>& inputs) {
+results::RunResults MergeResults(const std::vector<results::RunResults>& inputs) {
   if (inputs.empty()) return {};
-  harness::RunResults out = inputs.front();
+  results::RunResults out = inputs.front();
   if (inputs.size() == 1) return out;
   std::set<std::string> used;
   for (const std::string& e : EngineOrder(out)) used.insert(e);
   std::string notes;
   for (size_t k = 1; k < inputs.size(); ++k) {
-    const harness::RunResults& in = inputs[k];
+    const results::RunResults& in = inputs[k];
     const std::string input = fmt::format("Input {}", k + 1);
     std::map<std::string, std::string> renamed;
     std::string renamed_list;
@@ -59,11 +59,11 @@ harness::RunResults MergeResults(const std::vector<harness::RunResults>& inputs)
           fmt::format(" Engines of {} whose names an earlier input used are shown renamed: {}.",
                       Lower(input), renamed_list);
     }
-    for (harness::EngineRun e : in.engines) {
+    for (results::EngineRun e : in.engines) {
       e.name = renamed[e.name];
       out.engines.push_back(std::move(e));
     }
-    for (harness::PhaseRun r : in.runs) {
+    for (results::PhaseRun r : in.runs) {
       r.engine = renamed[r.engine];
       out.runs.push_back(std::move(r));
     }

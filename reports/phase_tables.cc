@@ -9,8 +9,8 @@
 
 namespace kvbench::reports {
 
-using harness::PhaseRun;
-using harness::Spread;
+using results::PhaseRun;
+using results::Spread;
 
 namespace {
 
@@ -207,7 +207,7 @@ std::string Constants(const PhaseView& phase) {
 
 }  // namespace
 
-std::vector<PhaseSection> BuildPhaseSections(const harness::RunResults& results) {
+std::vector<PhaseSection> BuildPhaseSections(const results::RunResults& results) {
   std::vector<PhaseSection> sections;
   for (const PhaseView& phase : GroupByPhase(results)) {
     PhaseSection s;

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "harness/results.h"
+#include "results/results.h"
 #include "reports/report_model.h"
 
 namespace kvbench::reports {
@@ -37,6 +37,6 @@ struct PhaseSection {
 };
 
 // One section per phase, in workload order; engines in EngineOrder.
-std::vector<PhaseSection> BuildPhaseSections(const harness::RunResults& results);
+std::vector<PhaseSection> BuildPhaseSections(const results::RunResults& results);
 
 }  // namespace kvbench::reports

@@ -12,11 +12,11 @@
 
 namespace kvbench::reports {
 
-using harness::OpFigures;
-using harness::PhaseRun;
-using harness::Repetition;
-using harness::RunResults;
-using harness::Spread;
+using results::OpFigures;
+using results::PhaseRun;
+using results::Repetition;
+using results::RunResults;
+using results::Spread;
 
 namespace {
 
@@ -198,7 +198,7 @@ std::vector<std::string> WorkDifferences(const PointRuns& point) {
   if (ok.size() < 2) return differences;
   struct Check {
     const char* what;
-    std::function<std::string(const harness::WorkCounts&)> value;
+    std::function<std::string(const results::WorkCounts&)> value;
   };
   const Check checks[] = {
       {"stream digests differ", [](const auto& w) { return w.stream_digest; }},

@@ -11,7 +11,7 @@
 #include <string_view>
 #include <vector>
 
-#include "harness/results.h"
+#include "results/results.h"
 
 namespace kvbench::reports {
 
@@ -40,13 +40,13 @@ std::string ShortPointLabel(const MatrixPoint& point, const VaryingDimensions& s
 // The runs of one phase at one matrix point, one per engine, in engine order.
 struct PointRuns {
   MatrixPoint point;
-  std::vector<const harness::PhaseRun*> runs;
+  std::vector<const results::PhaseRun*> runs;
 };
 
 struct PhaseView {
   std::string name;
   std::string op;                            // the phase operation of its first run
-  const harness::PhaseRun* first = nullptr;  // for params
+  const results::PhaseRun* first = nullptr;  // for params
   std::vector<PointRuns> points;             // in order of first appearance
   VaryingDimensions varying;
   // The values each dimension takes, in order of first appearance.
@@ -57,15 +57,15 @@ struct PhaseView {
 
 // Engine names: those of results.engines first, in their order, then any that
 // only appear in runs.
-std::vector<std::string> EngineOrder(const harness::RunResults& results);
+std::vector<std::string> EngineOrder(const results::RunResults& results);
 // Index of `engine` in `order` (its colour in charts); order.size() if absent.
 size_t EngineIndex(const std::vector<std::string>& order, std::string_view engine);
 
-std::vector<PhaseView> GroupByPhase(const harness::RunResults& results);
+std::vector<PhaseView> GroupByPhase(const results::RunResults& results);
 
 // The operation types in a run's repetitions, "all" first, then in order of
 // first appearance.
-std::vector<std::string> OpNames(const harness::PhaseRun& run);
+std::vector<std::string> OpNames(const results::PhaseRun& run);
 
 // Every figure of one operation type of one run, as median/min/max over the
 // repetitions that have it. A figure no repetition measured is empty; a run
@@ -73,19 +73,19 @@ std::vector<std::string> OpNames(const harness::PhaseRun& run);
 struct Figures {
   std::string op;
   int repetitions = 0;  // repetitions that have this operation type
-  std::optional<harness::Spread> ops, seconds, ops_per_sec;
-  std::optional<harness::Spread> p50_us, p90_us, p99_us, p999_us, max_us;
-  std::optional<harness::Spread> cpu_user_s, cpu_sys_s, peak_rss_bytes;
-  std::optional<harness::Spread> file_bytes, allocated_bytes, bytes_read, bytes_written;
-  std::optional<harness::Spread> cache_resident_before_pct, cache_resident_after_pct;
-  std::optional<harness::Spread> open_seconds;
-  std::optional<harness::Spread> found, not_found, rows, bytes_returned, errors;
+  std::optional<results::Spread> ops, seconds, ops_per_sec;
+  std::optional<results::Spread> p50_us, p90_us, p99_us, p999_us, max_us;
+  std::optional<results::Spread> cpu_user_s, cpu_sys_s, peak_rss_bytes;
+  std::optional<results::Spread> file_bytes, allocated_bytes, bytes_read, bytes_written;
+  std::optional<results::Spread> cache_resident_before_pct, cache_resident_after_pct;
+  std::optional<results::Spread> open_seconds;
+  std::optional<results::Spread> found, not_found, rows, bytes_returned, errors;
   std::string stream_digest;  // of the first repetition that has the op
 };
-Figures FiguresOf(const harness::PhaseRun& run, std::string_view op = "all");
+Figures FiguresOf(const results::PhaseRun& run, std::string_view op = "all");
 
 // (max - min) / median of a spread; 0 when the median is 0.
-double RelativeSpread(const harness::Spread& s);
+double RelativeSpread(const results::Spread& s);
 
 // How the engines at one matrix point did different work: one sentence per
 // difference ("stream digests differ: ..."), empty when they did the same.
@@ -102,6 +102,6 @@ struct Problem {
   std::string status;
   std::string reason;
 };
-std::vector<Problem> ProblemsOf(const harness::RunResults& results);
+std::vector<Problem> ProblemsOf(const results::RunResults& results);
 
 }  // namespace kvbench::reports

@@ -8,7 +8,7 @@
 #include <string>
 #include <string_view>
 
-#include "harness/results.h"
+#include "results/results.h"
 
 namespace kvbench::reports {
 
@@ -22,7 +22,7 @@ class Reporter {
   virtual std::string_view file_name() const = 0;
   // The whole document. A pure function of `results`: the same results give
   // the same bytes. Thread-safe.
-  virtual std::string Render(const harness::RunResults& results) const = 0;
+  virtual std::string Render(const results::RunResults& results) const = 0;
 };
 
 std::unique_ptr<Reporter> MakeMarkdownReporter();

@@ -5,21 +5,21 @@
 #include <string>
 #include <vector>
 
-#include "adapters/status.h"
-#include "harness/results.h"
+#include "common/status.h"
+#include "results/results.h"
 
 namespace kvbench::reports {
 
 // Writes report.md, report.html and results.csv into `out_dir` (which must
-// exist), each atomically (harness::WriteFileAtomically): a failed write
+// exist), each atomically (results::WriteFileAtomically): a failed write
 // leaves any older file of that name intact. Returns the first error, naming
 // the file; later files are still attempted.
-Status WriteRunReports(const harness::RunResults& results, const std::string& out_dir);
+Status WriteRunReports(const results::RunResults& results, const std::string& out_dir);
 
 // A compact plain-text table for a terminal at the end of a run: one line per
 // phase, matrix point and engine with ops/s, p50 and p99 in µs and the status.
 // Threads, target and cache get a column only when they vary in the run.
-std::string RenderSummaryTable(const harness::RunResults& results);
+std::string RenderSummaryTable(const results::RunResults& results);
 
 // Several results into one, for `kvbench report A.json B.json`: runs and
 // engines concatenated in input order; the environment, workload and start
@@ -28,6 +28,6 @@ std::string RenderSummaryTable(const harness::RunResults& results);
 // from 1) so its rows stay apart. Since RunResults has no field for notes, a
 // sentence naming the inputs' differing environments and workloads is
 // appended to workload.description. One input is returned unchanged.
-harness::RunResults MergeResults(const std::vector<harness::RunResults>& inputs);
+results::RunResults MergeResults(const std::vector<results::RunResults>& inputs);
 
 }  // namespace kvbench::reports

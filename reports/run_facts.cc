@@ -22,8 +22,8 @@ std::string JoinMap(const Map& m) {
 
 }  // namespace
 
-Facts EnvironmentFacts(const harness::RunResults& results) {
-  const harness::Environment& e = results.environment;
+Facts EnvironmentFacts(const results::RunResults& results) {
+  const results::Environment& e = results.environment;
   Facts f;
   Add(&f, "host", e.hostname);
   Add(&f, "CPU", e.cpu_model);
@@ -44,8 +44,8 @@ Facts EnvironmentFacts(const harness::RunResults& results) {
   return f;
 }
 
-Facts WorkloadFacts(const harness::RunResults& results) {
-  const harness::WorkloadInfo& w = results.workload;
+Facts WorkloadFacts(const results::RunResults& results) {
+  const results::WorkloadInfo& w = results.workload;
   Facts f;
   Add(&f, "workload", w.name);
   Add(&f, "file", w.file);
@@ -57,11 +57,11 @@ Facts WorkloadFacts(const harness::RunResults& results) {
   return f;
 }
 
-Table EnginesTable(const harness::RunResults& results) {
+Table EnginesTable(const results::RunResults& results) {
   Table t;
   t.header = {"engine", "library", "status", "options", "capabilities"};
   t.numeric = {false, false, false, false, false};
-  for (const harness::EngineRun& e : results.engines) {
+  for (const results::EngineRun& e : results.engines) {
     std::string caps;
     for (const auto& [name, on] : e.capabilities) {
       if (on) caps += (caps.empty() ? "" : ", ") + name;
@@ -76,7 +76,7 @@ Table EnginesTable(const harness::RunResults& results) {
   return t;
 }
 
-Table ProblemsTable(const harness::RunResults& results) {
+Table ProblemsTable(const results::RunResults& results) {
   Table t;
   t.header = {"engine", "phase", "matrix point", "status", "reason"};
   t.numeric = {false, false, false, false, false};

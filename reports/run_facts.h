@@ -7,7 +7,7 @@
 #include <utility>
 #include <vector>
 
-#include "harness/results.h"
+#include "results/results.h"
 #include "reports/phase_tables.h"
 
 namespace kvbench::reports {
@@ -15,12 +15,12 @@ namespace kvbench::reports {
 using Facts = std::vector<std::pair<std::string, std::string>>;
 
 // Machine, build and kvbench version; empty values left out.
-Facts EnvironmentFacts(const harness::RunResults& results);
+Facts EnvironmentFacts(const results::RunResults& results);
 // Workload name, file, scale, dataset, command line, times.
-Facts WorkloadFacts(const harness::RunResults& results);
+Facts WorkloadFacts(const results::RunResults& results);
 // engine | library | status | options | capabilities
-Table EnginesTable(const harness::RunResults& results);
+Table EnginesTable(const results::RunResults& results);
 // engine | phase | matrix point | status | reason; no rows when nothing failed.
-Table ProblemsTable(const harness::RunResults& results);
+Table ProblemsTable(const results::RunResults& results);
 
 }  // namespace kvbench::reports

@@ -19,7 +19,7 @@ struct Column {
 
 }  // namespace
 
-std::string RenderSummaryTable(const harness::RunResults& results) {
+std::string RenderSummaryTable(const results::RunResults& results) {
   const std::vector<PhaseView> phases = GroupByPhase(results);
   VaryingDimensions v;
   for (const PhaseView& p : phases) {
@@ -37,7 +37,7 @@ std::string RenderSummaryTable(const harness::RunResults& results) {
   std::vector<std::vector<std::string>> rows;
   for (const PhaseView& phase : phases) {
     for (const PointRuns& pr : phase.points) {
-      for (const harness::PhaseRun* run : pr.runs) {
+      for (const results::PhaseRun* run : pr.runs) {
         const Figures f = FiguresOf(*run);
         std::vector<std::string> row = {run->phase, run->engine};
         if (v.threads) row.push_back(std::to_string(run->threads));

@@ -9,17 +9,17 @@ namespace {
 std::string FirstLine(const std::string& s) { return s.substr(0, s.find('\n')); }
 
 TEST(SummaryTableTest, MatrixColumnsOnlyWhenTheyVary) {
-  harness::RunResults r = test::LoadRunA();
+  results::RunResults r = test::LoadRunA();
   EXPECT_EQ(FirstLine(RenderSummaryTable(r)),
             "phase     engine    threads       target  cache      ops/s  p50 us  p99 us  status");
-  std::erase_if(r.runs, [](const harness::PhaseRun& run) {
+  std::erase_if(r.runs, [](const results::PhaseRun& run) {
     return run.phase == "ycsb_a" || !run.cache.empty();
   });
   EXPECT_EQ(FirstLine(RenderSummaryTable(r)), "phase  engine        ops/s  p50 us  p99 us  status");
 }
 
 TEST(SummaryTableTest, OneLinePerRunWithStatusAndReason) {
-  const harness::RunResults r = test::LoadRunA();
+  const results::RunResults r = test::LoadRunA();
   const std::string table = RenderSummaryTable(r);
   EXPECT_EQ(static_cast<size_t>(std::count(table.begin(), table.end(), '\n')), r.runs.size() + 1);
   EXPECT_NE(table.find("failed: killed by signal 11 (SIGSEGV) after 1873 operations\n"),

@@ -17,9 +17,9 @@ std::string YcsbName(const std::string& op) {
   return name;
 }
 
-void AppendOp(const harness::OpFigures& f, std::string* out) {
+void AppendOp(const results::OpFigures& f, std::string* out) {
   const std::string n = YcsbName(f.op);
-  const harness::LatencySummary& l = f.latency;
+  const results::LatencySummary& l = f.latency;
   *out += fmt::format("[{}], Operations, {}\n", n, f.ops);
   *out += fmt::format("[{}], AverageLatency(us), {}\n", n, l.mean_ns / 1000.0);
   *out += fmt::format("[{}], MinLatency(us), {}\n", n, Micros(l.min_ns));
@@ -36,18 +36,18 @@ void AppendOp(const harness::OpFigures& f, std::string* out) {
 
 }  // namespace
 
-std::string RenderYcsbSummary(const harness::RunResults& results, const std::string& engine) {
+std::string RenderYcsbSummary(const results::RunResults& results, const std::string& engine) {
   std::string out;
-  for (const harness::PhaseRun& run : results.runs) {
+  for (const results::PhaseRun& run : results.runs) {
     if (run.engine != engine) continue;
     out += fmt::format("[KVBENCH], Engine, {}\n[KVBENCH], Phase, {}\n", engine, run.phase);
     if (run.status != "ok") {
       out += fmt::format("[KVBENCH], Status, {}{}{}\n", run.status, run.reason.empty() ? "" : ": ",
                          run.reason);
     }
-    for (const harness::Repetition& rep : run.repetitions) {
+    for (const results::Repetition& rep : run.repetitions) {
       if (rep.ops.empty()) continue;
-      const harness::OpFigures& all = rep.ops.front();
+      const results::OpFigures& all = rep.ops.front();
       out += fmt::format("[OVERALL], RunTime(ms), {}\n", std::llround(rep.seconds * 1000));
       out += fmt::format("[OVERALL], Throughput(ops/sec), {}\n",
                          rep.seconds > 0 ? static_cast<double>(all.ops) / rep.seconds : 0.0);

@@ -23,11 +23,11 @@
 
 #include <string>
 
-#include "harness/results.h"
+#include "results/results.h"
 
 namespace kvbench::reports {
 
 // The lines for every phase run of `engine` in `results`, in run order.
-std::string RenderYcsbSummary(const harness::RunResults& results, const std::string& engine);
+std::string RenderYcsbSummary(const results::RunResults& results, const std::string& engine);
 
 }  // namespace kvbench::reports

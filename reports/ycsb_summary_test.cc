@@ -5,8 +5,8 @@
 namespace kvbench::reports {
 namespace {
 
-harness::OpFigures Op(const std::string& name, uint64_t ops, uint64_t not_found) {
-  harness::OpFigures f;
+results::OpFigures Op(const std::string& name, uint64_t ops, uint64_t not_found) {
+  results::OpFigures f;
   f.op = name;
   f.ops = ops;
   f.latency.mean_ns = 12500;
@@ -18,22 +18,22 @@ harness::OpFigures Op(const std::string& name, uint64_t ops, uint64_t not_found)
   return f;
 }
 
-harness::RunResults TwoPhases() {
-  harness::RunResults r;
-  harness::PhaseRun load;
+results::RunResults TwoPhases() {
+  results::RunResults r;
+  results::PhaseRun load;
   load.phase = "load";
   load.engine = "lmdb";
-  harness::Repetition rep;
+  results::Repetition rep;
   rep.seconds = 0.5;
   rep.ops = {Op("all", 1000, 0), Op("INSERT", 1000, 0)};
   load.repetitions = {rep};
-  harness::PhaseRun run = load;
+  results::PhaseRun run = load;
   run.phase = "run";
   run.repetitions[0].seconds = 2;
   run.repetitions[0].ops = {Op("all", 3000, 7), Op("READ", 2000, 7), Op("UPDATE", 1000, 0)};
-  harness::PhaseRun other = run;
+  results::PhaseRun other = run;
   other.engine = "sqlite";
-  harness::PhaseRun scan = run;
+  results::PhaseRun scan = run;
   scan.phase = "scan";
   scan.status = "unsupported";
   scan.reason = "scans need an ordered engine";
@@ -66,7 +66,7 @@ TEST(YcsbSummaryTest, PrintsYcsbLinesPerPhaseForOneEngine) {
 }
 
 TEST(YcsbSummaryTest, OtherEnginesAndLowerCaseOpsAreHandled) {
-  harness::RunResults r = TwoPhases();
+  results::RunResults r = TwoPhases();
   EXPECT_EQ(RenderYcsbSummary(r, "nosuch"), "");
   r.runs[1].repetitions[0].ops[1].op = "get";
   EXPECT_NE(RenderYcsbSummary(r, "sqlite").find("[GET], Operations, 2000\n"), std::string::npos);

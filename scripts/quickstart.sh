@@ -6,6 +6,6 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh
 bash scripts/build.sh
-./build/harness/kvbench engines
-./build/harness/kvbench run workloads/quickstart.toml --out runs/quickstart
+./build/kvbench engines
+./build/kvbench run workloads/quickstart.toml --out runs/quickstart
 echo "report: runs/quickstart/report.md and runs/quickstart/report.html"

@@ -10,12 +10,12 @@
 #include <string>
 #include <vector>
 
-#include "harness/results_json.h"
-#include "harness/run_controller.h"
-#include "harness/run_plan.h"
+#include "results/results_json.h"
+#include "app/run_controller.h"
+#include "runner/run_plan.h"
 #include "tests/scratch_dir.h"
 
-namespace kvbench::harness {
+namespace kvbench::app {
 
 namespace fs = std::filesystem;
 
@@ -52,25 +52,25 @@ class RunnerTest : public ::testing::Test {
     return file;
   }
   static std::string RepoWorkload(const std::string& name) {
-    return (fs::path(__FILE__).parent_path().parent_path() / "workloads" / "ycsb" / name).string();
+    return (fs::path(KVBENCH_SOURCE_DIR) / "workloads" / "ycsb" / name).string();
   }
-  static const OpFigures* FindOp(const Repetition& rep, const std::string& op) {
-    for (const OpFigures& f : rep.ops) {
+  static const results::OpFigures* FindOp(const results::Repetition& rep, const std::string& op) {
+    for (const results::OpFigures& f : rep.ops) {
       if (f.op == op) return &f;
     }
     return nullptr;
   }
 
-  RunResults Results() {
-    RunResults r;
-    Status s = ReadResultsFile(out_ + "/results.json", &r);
+  results::RunResults Results() {
+    results::RunResults r;
+    Status s = results::ReadResultsFile(out_ + "/results.json", &r);
     EXPECT_TRUE(s.ok()) << s.ToString();
     return r;
   }
 
-  static const PhaseRun* Find(const RunResults& r, const std::string& phase,
+  static const results::PhaseRun* Find(const results::RunResults& r, const std::string& phase,
                               const std::string& engine, const std::string& cache = "") {
-    for (const PhaseRun& run : r.runs) {
+    for (const results::PhaseRun& run : r.runs) {
       if (run.phase == phase && run.engine == engine && run.cache == cache) return &run;
     }
     return nullptr;
@@ -82,4 +82,4 @@ class RunnerTest : public ::testing::Test {
   std::string out_ = dir_.path() + "/out";
 };
 
-}  // namespace kvbench::harness
+}  // namespace kvbench::app

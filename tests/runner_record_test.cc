@@ -1,10 +1,10 @@
-// Record phases end to end (harness/record_phase.h): the same records,
+// Record phases end to end (runner/record_phase.h): the same records,
 // scans, indexed queries and reference walks on native (its own records),
 // sqlite (a real table) and stdmap (the shared record layer), with the counts
 // every engine must agree on; `null` runs the codec alone.
 #include "tests/runner_fixture.h"
 
-namespace kvbench::harness {
+namespace kvbench::app {
 namespace {
 
 constexpr const char* kRecords = R"(
@@ -103,9 +103,9 @@ op = "recreate"
 count = 3
 )";
 
-const WorkCounts& Work(const RunResults& r, const std::string& phase, const std::string& engine) {
-  static const WorkCounts kNone;
-  for (const PhaseRun& run : r.runs) {
+const results::WorkCounts& Work(const results::RunResults& r, const std::string& phase, const std::string& engine) {
+  static const results::WorkCounts kNone;
+  for (const results::PhaseRun& run : r.runs) {
     if (run.phase == phase && run.engine == engine) {
       EXPECT_EQ(run.status, "ok") << phase << " on " << engine << ": " << run.reason;
       if (run.repetitions.empty()) return kNone;
@@ -120,7 +120,7 @@ const WorkCounts& Work(const RunResults& r, const std::string& phase, const std:
 TEST_F(RunnerTest, RecordPhasesAgreeAcrossNativeSqliteAndTheRecordLayer) {
   const std::vector<std::string> engines = {"native", "sqlite", "stdmap"};
   ASSERT_EQ(Run(kRecords, engines), 0);
-  const RunResults r = Results();
+  const results::RunResults r = Results();
   for (const std::string& e : engines) {
     SCOPED_TRACE(e);
     // 2,000 records, field 3 = index mod 100: value 7 in 20 of them.
@@ -139,10 +139,10 @@ TEST_F(RunnerTest, RecordPhasesAgreeAcrossNativeSqliteAndTheRecordLayer) {
     EXPECT_EQ(Work(r, "checked-read-back", e).found, 300u);
     Work(r, "create-delete", e);
     Work(r, "named", e);
-    const PhaseRun* baseline = Find(r, "baseline", e);
+    const results::PhaseRun* baseline = Find(r, "baseline", e);
     ASSERT_NE(baseline, nullptr);
     EXPECT_EQ(baseline->repetitions.at(0).ops.at(0).ops, 100000u);
-    const PhaseRun* recreate = Find(r, "recreate", e);
+    const results::PhaseRun* recreate = Find(r, "recreate", e);
     ASSERT_NE(recreate, nullptr);
     EXPECT_EQ(recreate->repetitions.at(0).ops.at(0).ops, 3u);
     // Same operation stream everywhere.
@@ -169,12 +169,12 @@ op = "record-get"
 count = 10
 )";
   ASSERT_EQ(Run(toml, {"null"}), 0);
-  const RunResults r = Results();
-  const PhaseRun* serialise = Find(r, "serialise", "null");
+  const results::RunResults r = Results();
+  const results::PhaseRun* serialise = Find(r, "serialise", "null");
   ASSERT_NE(serialise, nullptr);
   EXPECT_EQ(serialise->status, "ok") << serialise->reason;
   EXPECT_EQ(serialise->repetitions.at(0).ops.at(0).ops, 1000u);
-  const PhaseRun* read = Find(r, "read", "null");
+  const results::PhaseRun* read = Find(r, "read", "null");
   ASSERT_NE(read, nullptr);
   EXPECT_EQ(read->status, "unsupported");
 }
@@ -197,4 +197,4 @@ count = 1
 }
 
 }  // namespace
-}  // namespace kvbench::harness
+}  // namespace kvbench::app

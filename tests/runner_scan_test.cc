@@ -3,7 +3,7 @@
 // with a dataset of its own, and `fresh` phases that start from nothing.
 #include "tests/runner_fixture.h"
 
-namespace kvbench::harness {
+namespace kvbench::app {
 namespace {
 
 // 10,000 timestamps; the scans' expected row counts follow from index order.
@@ -81,8 +81,8 @@ limit = 100000
 count = 1
 )";
 
-uint64_t Rows(const RunResults& r, const std::string& phase, const std::string& engine) {
-  for (const PhaseRun& run : r.runs) {
+uint64_t Rows(const results::RunResults& r, const std::string& phase, const std::string& engine) {
+  for (const results::PhaseRun& run : r.runs) {
     if (run.phase == phase && run.engine == engine) {
       EXPECT_EQ(run.status, "ok") << phase << ": " << run.reason;
       return run.repetitions.empty() ? 0 : run.repetitions[0].ops[0].work.rows;
@@ -95,7 +95,7 @@ uint64_t Rows(const RunResults& r, const std::string& phase, const std::string& 
 TEST_F(RunnerTest, RangesSkipsAndPhaseDatasetsVisitTheExpectedKeys) {
   const std::vector<std::string> engines = {"stdmap", "lmdb", "pbtree"};
   ASSERT_EQ(Run(kScans, engines), 0);
-  const RunResults r = Results();
+  const results::RunResults r = Results();
   for (const std::string& e : engines) {
     SCOPED_TRACE(e);
     EXPECT_EQ(Rows(r, "range-forward", e), 2500u);       // keys [2500, 5000)
@@ -105,7 +105,7 @@ TEST_F(RunnerTest, RangesSkipsAndPhaseDatasetsVisitTheExpectedKeys) {
     EXPECT_EQ(Rows(r, "skip-from-key", e), 1500u);       // 7500 + 1000 ... 9999
     EXPECT_EQ(Rows(r, "skip-from-key-backward", e), 6501u);  // 7500 - 1000 ... 0
     EXPECT_EQ(Rows(r, "all-after-fresh", e), 300u);      // the timestamps are gone
-    const PhaseRun* gets = Find(r, "gets", e);
+    const results::PhaseRun* gets = Find(r, "gets", e);
     ASSERT_NE(gets, nullptr);
     // Gets use the phase dataset in effect (the timestamps), so all hit.
     EXPECT_EQ(gets->repetitions.at(0).ops.at(0).work.found, 500u);
@@ -129,4 +129,4 @@ dataset = { kind = "no-such-kind", count = 10 }
 }
 
 }  // namespace
-}  // namespace kvbench::harness
+}  // namespace kvbench::app

@@ -8,7 +8,7 @@
 
 #include "tests/runner_fixture.h"
 
-namespace kvbench::harness {
+namespace kvbench::app {
 namespace {
 
 constexpr const char* kSmall = R"(
@@ -37,18 +37,18 @@ count = 300
 
 TEST_F(RunnerTest, EnginesGetTheSameOperationStreamAndFindTheSameKeys) {
   ASSERT_EQ(Run(kSmall, {"stdmap", "sqlite", "lmdb"}), 0);
-  const RunResults r = Results();
+  const results::RunResults r = Results();
   ASSERT_EQ(r.engines.size(), 3u);
   for (const std::string phase : {"load", "get", "miss"}) {
-    const PhaseRun* base = Find(r, phase, "stdmap");
+    const results::PhaseRun* base = Find(r, phase, "stdmap");
     ASSERT_NE(base, nullptr) << phase;
     ASSERT_EQ(base->status, "ok") << base->reason;
-    const OpFigures& expected = base->repetitions.at(0).ops.at(0);
+    const results::OpFigures& expected = base->repetitions.at(0).ops.at(0);
     for (const std::string engine : {"sqlite", "lmdb"}) {
-      const PhaseRun* run = Find(r, phase, engine);
+      const results::PhaseRun* run = Find(r, phase, engine);
       ASSERT_NE(run, nullptr);
       ASSERT_EQ(run->status, "ok") << run->reason;
-      const OpFigures& got = run->repetitions.at(0).ops.at(0);
+      const results::OpFigures& got = run->repetitions.at(0).ops.at(0);
       EXPECT_EQ(got.work.stream_digest, expected.work.stream_digest) << phase << " " << engine;
       EXPECT_EQ(got.work.found, expected.work.found) << phase << " " << engine;
       EXPECT_EQ(got.work.not_found, expected.work.not_found) << phase << " " << engine;
@@ -62,7 +62,7 @@ TEST_F(RunnerTest, EnginesGetTheSameOperationStreamAndFindTheSameKeys) {
 
 TEST_F(RunnerTest, AnAdapterThatAbortsMidPhaseLeavesTheOthersResultsAndAFailureRecord) {
   EXPECT_EQ(Run(kSmall, {"stdmap", "aborting", "sqlite"}), 1);
-  const RunResults r = Results();
+  const results::RunResults r = Results();
   ASSERT_EQ(r.engines.size(), 3u);
   EXPECT_EQ(r.engines[0].status, "ok");
   EXPECT_EQ(r.engines[1].name, "aborting");
@@ -98,14 +98,14 @@ op = "get"
 count = 4000
 cache = ["cold", "hot"]
 )", {"sqlite", "lmdb"}), 0);
-  const RunResults r = Results();
+  const results::RunResults r = Results();
   for (const std::string engine : {"sqlite", "lmdb"}) {
-    const PhaseRun* cold = Find(r, "get", engine, "cold");
-    const PhaseRun* hot = Find(r, "get", engine, "hot");
+    const results::PhaseRun* cold = Find(r, "get", engine, "cold");
+    const results::PhaseRun* hot = Find(r, "get", engine, "hot");
     ASSERT_NE(cold, nullptr);
     ASSERT_NE(hot, nullptr);
-    const Repetition& c = cold->repetitions.at(0);
-    const Repetition& h = hot->repetitions.at(0);
+    const results::Repetition& c = cold->repetitions.at(0);
+    const results::Repetition& h = hot->repetitions.at(0);
     ASSERT_TRUE(c.cache_resident_before_pct.has_value());
     ASSERT_TRUE(h.cache_resident_before_pct.has_value());
     EXPECT_LT(*c.cache_resident_before_pct, 5.0) << engine;
@@ -132,8 +132,8 @@ count = 400
 threads = 2
 target = 2000
 )", {"stdmap"}), 0);
-  const RunResults r = Results();
-  const PhaseRun* run = Find(r, "paced", "stdmap");
+  const results::RunResults r = Results();
+  const results::PhaseRun* run = Find(r, "paced", "stdmap");
   ASSERT_NE(run, nullptr);
   // 400 operations at 2,000/s cannot finish in less than 0.2 s of schedule
   // (the last is due at 0.1995 s per thread).
@@ -153,7 +153,7 @@ TEST_F(RunnerTest, UnorderedEnginesReportScansAsUnsupported) {
   ASSERT_EQ(Run(std::string(kSmall) + "[[phase]]\nname = \"scan\"\nop = \"scan\"\ncount = 10\n",
                 {"bdb-hash", "stdmap"}),
             0);
-  const RunResults r = Results();
+  const results::RunResults r = Results();
   ASSERT_NE(Find(r, "scan", "bdb-hash"), nullptr);
   EXPECT_EQ(Find(r, "scan", "bdb-hash")->status, "unsupported");
   EXPECT_EQ(Find(r, "scan", "stdmap")->status, "ok");
@@ -169,11 +169,11 @@ TEST_F(RunnerTest, AllSixYcsbCoreWorkloadsRunAndHashEnginesReportScansUnsupporte
                                  "workloadf"}) {
     ASSERT_EQ(RunYcsb(RepoWorkload(name), engines, {"recordcount=300", "operationcount=300"}), 0)
         << name;
-    const RunResults r = Results();
+    const results::RunResults r = Results();
     ASSERT_EQ(r.engines.size(), engines.size());
     for (const std::string& engine : engines) {
-      const PhaseRun* load = Find(r, "load", engine);
-      const PhaseRun* run = Find(r, "run", engine);
+      const results::PhaseRun* load = Find(r, "load", engine);
+      const results::PhaseRun* run = Find(r, "run", engine);
       ASSERT_NE(load, nullptr) << name << " " << engine;
       ASSERT_NE(run, nullptr) << name << " " << engine;
       ASSERT_EQ(load->status, "ok") << load->reason;
@@ -184,11 +184,11 @@ TEST_F(RunnerTest, AllSixYcsbCoreWorkloadsRunAndHashEnginesReportScansUnsupporte
         continue;
       }
       ASSERT_EQ(run->status, "ok") << name << " " << engine << ": " << run->reason;
-      const Repetition& rep = run->repetitions.at(0);
+      const results::Repetition& rep = run->repetitions.at(0);
       EXPECT_EQ(rep.ops.at(0).ops, 300u);
       // Reads find every record, inserted ones included (workload D reads
       // the latest inserts).
-      if (const OpFigures* read = FindOp(rep, "READ")) {
+      if (const results::OpFigures* read = FindOp(rep, "READ")) {
         EXPECT_EQ(read->work.not_found, 0u) << name << " " << engine;
         EXPECT_EQ(read->work.found, read->ops);
         EXPECT_EQ(read->work.bytes_returned, read->ops * 1000) << "10 fields of 100 bytes";
@@ -204,20 +204,20 @@ TEST_F(RunnerTest, EveryYcsbOperationTypeGetsItsProportion) {
       "requestdistribution=zipfian\nmaxscanlength=10\nfieldlengthdistribution=uniform\n"
       "measurementtype=hdrhistogram\n");
   ASSERT_EQ(RunYcsb(file, {"stdmap", "sqlite", "lmdb"}, {}), 0);
-  const RunResults r = Results();
+  const results::RunResults r = Results();
   const std::map<std::string, double> expected = {{"READ", 0.3}, {"UPDATE", 0.2}, {"INSERT", 0.15},
                                                   {"SCAN", 0.15}, {"READ-MODIFY-WRITE", 0.2}};
   std::string digest;
   for (const std::string engine : {"stdmap", "sqlite", "lmdb"}) {
-    const PhaseRun* run = Find(r, "run", engine);
+    const results::PhaseRun* run = Find(r, "run", engine);
     ASSERT_NE(run, nullptr);
     ASSERT_EQ(run->status, "ok") << run->reason;
-    const Repetition& rep = run->repetitions.at(0);
+    const results::Repetition& rep = run->repetitions.at(0);
     ASSERT_EQ(rep.ops.at(0).ops, 20000u);
     if (digest.empty()) digest = rep.ops[0].work.stream_digest;
     EXPECT_EQ(rep.ops[0].work.stream_digest, digest) << engine;
     for (const auto& [op, share] : expected) {
-      const OpFigures* f = FindOp(rep, op);
+      const results::OpFigures* f = FindOp(rep, op);
       ASSERT_NE(f, nullptr) << engine << " " << op;
       EXPECT_NEAR(static_cast<double>(f->ops) / 20000.0, share, 0.02) << engine << " " << op;
       EXPECT_GT(f->latency.count, 0u);
@@ -225,7 +225,7 @@ TEST_F(RunnerTest, EveryYcsbOperationTypeGetsItsProportion) {
     }
     EXPECT_EQ(FindOp(rep, "READ")->work.not_found, 0u) << engine;
     // Scans draw lengths from [1, 10] and start at present keys.
-    const OpFigures* scan = FindOp(rep, "SCAN");
+    const results::OpFigures* scan = FindOp(rep, "SCAN");
     EXPECT_GT(scan->work.rows, scan->ops * 3);
     EXPECT_LE(scan->work.rows, scan->ops * 10);
   }
@@ -236,14 +236,14 @@ TEST_F(RunnerTest, YcsbLatestWithThreadsReadsOnlyInsertedKeys) {
                     {"recordcount=500", "operationcount=20000", "threadcount=4",
                      "insertproportion=0.2", "readproportion=0.8"}),
             0);
-  const RunResults r = Results();
+  const results::RunResults r = Results();
   for (const std::string engine : {"stdmap", "lmdb"}) {
-    const PhaseRun* run = Find(r, "run", engine);
+    const results::PhaseRun* run = Find(r, "run", engine);
     ASSERT_NE(run, nullptr);
     ASSERT_EQ(run->status, "ok") << run->reason;
     EXPECT_EQ(run->threads, 4);
-    const OpFigures* read = FindOp(run->repetitions.at(0), "READ");
-    const OpFigures* insert = FindOp(run->repetitions.at(0), "INSERT");
+    const results::OpFigures* read = FindOp(run->repetitions.at(0), "READ");
+    const results::OpFigures* insert = FindOp(run->repetitions.at(0), "INSERT");
     ASSERT_NE(read, nullptr);
     ASSERT_NE(insert, nullptr);
     EXPECT_GT(insert->ops, 3000u);
@@ -252,10 +252,10 @@ TEST_F(RunnerTest, YcsbLatestWithThreadsReadsOnlyInsertedKeys) {
 }
 
 TEST_F(RunnerTest, YcsbOverridesReplaceTheFileAsYcsbDoes) {
-  RunPlan plan;
-  RunOverrides o;
+  runner::RunPlan plan;
+  runner::RunOverrides o;
   o.properties = {"recordcount=123", "threadcount=2", "target=4000", "operationcount=400"};
-  ASSERT_TRUE(PlanRun(RepoWorkload("workloadb"), o, &plan).ok());
+  ASSERT_TRUE(runner::PlanRun(RepoWorkload("workloadb"), o, &plan).ok());
   EXPECT_EQ(plan.workload.dataset_count, 123u);
   EXPECT_EQ(plan.workload.phases.at(0).count, 123u);
   EXPECT_EQ(plan.workload.phases.at(1).threads, std::vector<int>{2});
@@ -263,8 +263,8 @@ TEST_F(RunnerTest, YcsbOverridesReplaceTheFileAsYcsbDoes) {
   EXPECT_EQ(plan.workload.ycsb_properties.at("recordcount"), "123");
 
   ASSERT_EQ(RunYcsb(RepoWorkload("workloadb"), {"stdmap"}, o.properties), 0);
-  const RunResults r = Results();
-  const PhaseRun* run = Find(r, "run", "stdmap");
+  const results::RunResults r = Results();
+  const results::PhaseRun* run = Find(r, "run", "stdmap");
   ASSERT_NE(run, nullptr);
   EXPECT_EQ(run->threads, 2);
   EXPECT_EQ(run->target_ops, 4000);
@@ -301,9 +301,9 @@ TEST_F(RunnerTest, YcsbOutputPrintsYcsbSummaryLines) {
 }
 
 }  // namespace
-}  // namespace kvbench::harness
+}  // namespace kvbench::app
 
-namespace kvbench::harness {
+namespace kvbench::app {
 namespace {
 
 // Seed 003's "one table per thread": each thread's keys carry its own prefix,
@@ -338,8 +338,8 @@ limit = 100000
     char toml[1024];
     std::snprintf(toml, sizeof toml, kWorkload, per_thread ? "true" : "false");
     ASSERT_EQ(Run(toml, {"stdmap"}), 0);
-    const RunResults r = Results();
-    const WorkCounts& gets = Find(r, "get", "stdmap")->repetitions.at(0).ops.at(0).work;
+    const results::RunResults r = Results();
+    const results::WorkCounts& gets = Find(r, "get", "stdmap")->repetitions.at(0).ops.at(0).work;
     // Both variants store 2,000 distinct keys...
     EXPECT_EQ(Find(r, "all", "stdmap")->repetitions.at(0).ops.at(0).work.rows, 2000u);
     // ...but only without prefixes are indexes 1000..1999 found unprefixed.
@@ -353,9 +353,9 @@ limit = 100000
 }
 
 }  // namespace
-}  // namespace kvbench::harness
+}  // namespace kvbench::app
 
-namespace kvbench::harness {
+namespace kvbench::app {
 namespace {
 
 // order = "shuffled" inserts the same key set in another order.
@@ -380,7 +380,7 @@ distribution = "sequential"
 count = 3000
 )";
     ASSERT_EQ(Run(toml, {"stdmap"}), 0);
-    const RunResults r = Results();
+    const results::RunResults r = Results();
     EXPECT_EQ(Find(r, "all", "stdmap")->repetitions.at(0).ops.at(0).work.found, 3000u);
     digests[shuffled] = Find(r, "load", "stdmap")->repetitions.at(0).ops.at(0).work.stream_digest;
   }
@@ -388,4 +388,4 @@ count = 3000
 }
 
 }  // namespace
-}  // namespace kvbench::harness
+}  // namespace kvbench::app

@@ -14,7 +14,7 @@
 #pragma once
 
 #include "adapters/native/native_status.h"
-#include "adapters/status.h"
+#include "common/status.h"
 #include "engines/native/database.h"
 
 namespace kvbench {

@@ -1,7 +1,7 @@
 // nativedb's Status as kvbench's, shared by the native adapter's files.
 #pragma once
 
-#include "adapters/status.h"
+#include "common/status.h"
 #include "engines/native/status.h"
 
 namespace kvbench {

@@ -25,7 +25,7 @@
 
 #include "adapters/record.h"
 #include "adapters/record_layer/record_codec.h"
-#include "adapters/status.h"
+#include "common/status.h"
 
 namespace kvbench::record_index {
 

@@ -23,7 +23,7 @@
 #include <string>
 #include <string_view>
 
-#include "adapters/status.h"
+#include "common/status.h"
 
 namespace kvbench {
 

@@ -26,7 +26,7 @@
 
 #include <string>
 
-#include "adapters/status.h"
+#include "common/status.h"
 
 namespace kvbench {
 

@@ -3,14 +3,10 @@
 #include <algorithm>
 #include <cctype>
 
+#include "common/strings.h"
+
 namespace kvbench {
 namespace {
-
-std::string Lower(std::string_view text) {
-  std::string out(text);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
 
 bool IsOneOf(const std::string& value, std::initializer_list<std::string_view> allowed) {
   return std::find(allowed.begin(), allowed.end(), value) != allowed.end();
@@ -44,7 +40,7 @@ Status ApplySettings(sqlite3* db, const SqliteSettings& settings) {
       Pragma(db, "journal_mode", settings.journal_mode, "sqlite.journal_mode", &mode));
   // SQLite answers with the mode it kept (e.g. "delete" where WAL is impossible);
   // a run must not silently measure another mode than the one it reports.
-  if (Lower(mode) != settings.journal_mode) {
+  if (ToLower(mode) != settings.journal_mode) {
     return Status::InvalidArgument("option 'sqlite.journal_mode': asked for '" +
                                    settings.journal_mode + "', SQLite kept '" + mode + "'");
   }
@@ -89,12 +85,12 @@ std::vector<OptionSpec> SqliteOptionSpecs() {
 
 Status ParseSqliteSettings(const EngineOptions& options, SqliteSettings* settings) {
   SqliteSettings parsed;
-  parsed.journal_mode = Lower(options.GetString("sqlite.journal_mode"));
+  parsed.journal_mode = ToLower(options.GetString("sqlite.journal_mode"));
   if (!IsOneOf(parsed.journal_mode, {"delete", "truncate", "persist", "memory", "wal", "off"})) {
     return Status::InvalidArgument("option 'sqlite.journal_mode': '" + parsed.journal_mode +
                                    "' is not one of delete/truncate/persist/memory/wal/off");
   }
-  parsed.synchronous = Lower(options.GetString("sqlite.synchronous"));
+  parsed.synchronous = ToLower(options.GetString("sqlite.synchronous"));
   if (!IsOneOf(parsed.synchronous, {"off", "normal", "full", "extra", "0", "1", "2", "3"})) {
     return Status::InvalidArgument("option 'sqlite.synchronous': '" + parsed.synchronous +
                                    "' is not one of off/normal/full/extra");

@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "adapters/engine_options.h"
-#include "adapters/status.h"
+#include "common/status.h"
 
 namespace kvbench {
 

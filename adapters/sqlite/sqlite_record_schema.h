@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "adapters/record.h"
-#include "adapters/status.h"
+#include "common/status.h"
 
 namespace kvbench {
 

@@ -41,7 +41,7 @@
 #include <memory>
 
 #include "adapters/record.h"
-#include "adapters/status.h"
+#include "common/status.h"
 
 namespace kvbench {
 

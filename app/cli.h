@@ -1,0 +1,24 @@
+// The kvbench command line. Each subcommand lives in its own command_*.cc
+// file and adds itself to the CLI11 app here; its callback stores the process
+// exit code in *exit_code.
+//
+// Exit codes: 0 success; 1 a run or engine failed; 2 bad input (unknown
+// engine, option or dataset, malformed workload file, unreadable file).
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+namespace kvbench::app {
+
+inline constexpr int kExitOk = 0;
+inline constexpr int kExitFailure = 1;
+inline constexpr int kExitBadInput = 2;
+
+void AddEnginesCommand(CLI::App& app, int* exit_code);
+void AddGenCommand(CLI::App& app, int* exit_code);
+void AddValidateCommand(CLI::App& app, int* exit_code);
+void AddRunCommand(CLI::App& app, int* exit_code);
+void AddReportCommand(CLI::App& app, int* exit_code);
+void AddCompareCommand(CLI::App& app, int* exit_code);
+
+}  // namespace kvbench::app

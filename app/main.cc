@@ -1,0 +1,35 @@
+#include <cstdio>
+
+#include <fmt/core.h>
+
+#include "adapters/registry.h"
+#include "app/cli.h"
+
+int main(int argc, char** argv) {
+  using namespace kvbench::app;
+  // A duplicate adapter registration is a programming error that must not pass
+  // unnoticed (one silently winning is how YCSB-cpp got it wrong).
+  const auto& registry_errors = kvbench::AdapterRegistry::Global().errors();
+  if (!registry_errors.empty()) {
+    for (const auto& e : registry_errors) fmt::print(stderr, "kvbench: {}\n", e);
+    return kExitFailure;
+  }
+
+  CLI::App app{"kvbench: comparative benchmarks of embedded key-value and record databases"};
+  app.require_subcommand(1);
+  int exit_code = kExitOk;
+  AddEnginesCommand(app, &exit_code);
+  AddGenCommand(app, &exit_code);
+  AddValidateCommand(app, &exit_code);
+  AddRunCommand(app, &exit_code);
+  AddReportCommand(app, &exit_code);
+  AddCompareCommand(app, &exit_code);
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    const int rc = app.exit(e);
+    return rc == 0 ? kExitOk : kExitBadInput;
+  }
+  return exit_code;
+}

@@ -1,0 +1,161 @@
+#include "app/run_controller.h"
+
+#include <unistd.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <memory>
+
+#include <fmt/core.h>
+#include <nlohmann/json.hpp>
+
+#include "app/cli.h"
+#include "runner/engine_process.h"
+#include "runner/engine_runner.h"
+#include "runner/environment.h"
+#include "results/results_json.h"
+#include "reports/reports.h"
+#include "reports/ycsb_summary.h"
+
+namespace kvbench::app {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+
+std::string DefaultOutDir(const std::string& workload_name) {
+  std::string stamp = runner::UtcTimestamp();
+  for (char& c : stamp) {
+    if (c == ':') c = '-';
+  }
+  return "runs/" + workload_name + "-" + stamp;
+}
+
+// Runs one engine in a child and appends what it reported to `results`.
+void RunEngine(const runner::RunPlan& plan, const results::EngineRun& engine, const std::string& data_root,
+               bool show_progress, bool keep_data, results::RunResults* results) {
+  const std::string dir = data_root + "/" + engine.name;
+  std::error_code ec;
+  fs::remove_all(dir, ec);
+  fs::create_directories(dir, ec);
+  results::EngineRun record = engine;
+  if (ec) {
+    record.status = "failed";
+    record.reason = "cannot create data directory '" + dir + "': " + ec.message();
+    results->engines.push_back(record);
+    return;
+  }
+  std::string child_error;
+  const runner::ChildOutcome outcome = runner::RunInChildProcess(
+      [&](int fd) { return runner::RunEngineInChild(plan, engine, dir, show_progress, fd); },
+      plan.workload.timeout_s, [&](const std::string& line) {
+        nlohmann::json doc = nlohmann::json::parse(line, nullptr, /*allow_exceptions=*/false);
+        if (doc.is_discarded()) {
+          child_error = "unreadable message from the engine process";
+          return;
+        }
+        if (doc.contains("error")) {
+          child_error = doc["error"].get<std::string>();
+          return;
+        }
+        // The opened engine's version can say more than the library's alone
+        // (redis adds the server's).
+        if (doc.contains("library_version") && doc["library_version"].is_string()) {
+          record.library_version = doc["library_version"].get<std::string>();
+          results->environment.libraries[engine.name] = record.library_version;
+          return;
+        }
+        results::PhaseRun run;
+        if (doc.contains("run") && results::PhaseRunFromJson(doc["run"], &run).ok()) {
+          results->runs.push_back(std::move(run));
+        }
+      });
+  record.wall_seconds = outcome.wall_seconds;
+  if (!outcome.ok || !child_error.empty()) {
+    record.status = "failed";
+    record.reason = child_error.empty() ? outcome.failure
+                    : outcome.ok        ? child_error
+                                        : child_error + " (" + outcome.failure + ")";
+  }
+  results->engines.push_back(record);
+  if (!keep_data) fs::remove_all(dir, ec);
+}
+
+}  // namespace
+
+int RunWorkloadFile(const std::string& file, const RunArgs& args, bool several) {
+  runner::RunPlan plan;
+  Status s = runner::PlanRun(file, args.overrides, &plan);
+  if (!s.ok()) {
+    fmt::print(stderr, "kvbench: {}\n", s.message());
+    return kExitBadInput;
+  }
+  for (const std::string& warning : plan.warnings) {
+    fmt::print(stderr, "kvbench: warning: {}\n", warning);
+  }
+  std::string out = args.out.empty() ? DefaultOutDir(plan.workload.name)
+                                     : (several ? args.out + "/" + plan.workload.name : args.out);
+  std::error_code ec;
+  fs::create_directories(out, ec);
+  if (ec) {
+    fmt::print(stderr, "kvbench: cannot create output directory '{}': {}\n", out, ec.message());
+    return kExitBadInput;
+  }
+  const std::string data_root = args.data_dir.empty() ? out + "/data" : args.data_dir;
+  fs::create_directories(data_root, ec);
+
+  results::RunResults results;
+  results.started_at = runner::UtcTimestamp();
+  results.command_line = args.command_line;
+  results.environment = runner::CaptureEnvironment(data_root);
+  const runner::Workload& w = plan.workload;
+  results.workload = {w.name, w.description, file, w.source, args.overrides.scale, plan.dataset};
+  for (const auto& [k, v] : plan.values) results.workload.dataset["values." + k] = v;
+  for (const results::EngineRun& e : plan.engines) results.environment.libraries[e.name] = e.library_version;
+
+  const bool tty = ::isatty(STDERR_FILENO) && !args.quiet;
+  const std::string results_path = out + "/results.json";
+  int rc = kExitOk;
+  for (const results::EngineRun& engine : plan.engines) {
+    if (!args.quiet) fmt::print(stderr, "kvbench: {}: running {}\n", w.name, engine.name);
+    RunEngine(plan, engine, data_root, tty, args.keep_data, &results);
+    if (results.engines.back().status != "ok") {
+      fmt::print(stderr, "kvbench: {}: engine {} failed: {}\n", w.name, engine.name,
+                 results.engines.back().reason);
+      rc = kExitFailure;
+    }
+    if (args.ycsb_output) {
+      fmt::print("{}", reports::RenderYcsbSummary(results, engine.name));
+      std::fflush(stdout);
+    }
+    results.finished_at = runner::UtcTimestamp();
+    s = results::WriteResultsFile(results, results_path);
+    if (!s.ok()) {
+      fmt::print(stderr, "kvbench: {}\n", s.ToString());
+      return kExitFailure;
+    }
+  }
+  if (!args.keep_data && args.data_dir.empty()) fs::remove_all(data_root, ec);
+  s = reports::WriteRunReports(results, out);
+  if (!s.ok()) {
+    fmt::print(stderr, "kvbench: {}\n", s.ToString());
+    rc = kExitFailure;
+  }
+  fmt::print("{}", reports::RenderSummaryTable(results));
+  fmt::print("results: {}\n", results_path);
+  return rc;
+}
+
+
+int RunWorkloads(const RunArgs& args) {
+  int rc = kExitOk;
+  for (const std::string& file : args.files) {
+    const int one = RunWorkloadFile(file, args, args.files.size() > 1);
+    if (one == kExitBadInput) return kExitBadInput;
+    if (one != kExitOk) rc = one;
+  }
+  return rc;
+}
+
+}  // namespace kvbench::app

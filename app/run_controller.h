@@ -1,0 +1,30 @@
+// The run controller: for each workload file, plan it (every check before
+// anything runs), run each engine in its own child process with a time limit,
+// rewrite results.json atomically after every engine (so a later failure of
+// anything loses nothing already measured), then write the reports and print
+// a summary table.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "runner/run_plan.h"
+
+namespace kvbench::app {
+
+struct RunArgs {
+  std::vector<std::string> files;
+  runner::RunOverrides overrides;
+  std::string out;       // output directory; default runs/<workload>-<time>
+  std::string data_dir;  // engines' files; default OUT/data, removed after the run
+  bool keep_data = false;
+  bool quiet = false;
+  bool ycsb_output = false;  // YCSB-style summary lines on stdout after each engine
+  std::string command_line;
+};
+
+// Returns the process exit code: 0 all engines ran, 1 an engine failed (its
+// failure is in results.json), 2 bad input (nothing was run or written).
+int RunWorkloads(const RunArgs& args);
+
+}  // namespace kvbench::app

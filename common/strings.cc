@@ -1,0 +1,28 @@
+#include "common/strings.h"
+
+#include <cctype>
+
+namespace kvbench {
+
+std::string ToLower(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
+std::string HexU64(uint64_t v) {
+  static constexpr char kDigits[] = "0123456789abcdef";
+  std::string out(16, '0');
+  for (int i = 15; i >= 0; --i, v >>= 4) out[static_cast<size_t>(i)] = kDigits[v & 15];
+  return out;
+}
+
+void AppendHex(std::string_view bytes, std::string* out) {
+  static constexpr char kDigits[] = "0123456789abcdef";
+  for (unsigned char c : bytes) {
+    out->push_back(kDigits[c >> 4]);
+    out->push_back(kDigits[c & 15]);
+  }
+}
+
+}  // namespace kvbench

@@ -1,0 +1,19 @@
+// Small string helpers used across folders (one definition each).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace kvbench {
+
+// ASCII lower case of `s`.
+std::string ToLower(std::string_view s);
+
+// `v` as 16 lower-case hex digits (digests in results).
+std::string HexU64(uint64_t v);
+
+// Appends `bytes` as two lower-case hex digits a byte.
+void AppendHex(std::string_view bytes, std::string* out);
+
+}  // namespace kvbench

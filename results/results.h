@@ -1,0 +1,161 @@
+// Results of a run, as plain data. The runner fills these; results_json.cc
+// turns them into results.json (and back); reports/ renders them. Nothing here
+// formats text for people.
+//
+// Every figure in these structs was measured; a figure that was not measured
+// is absent (std::optional empty), never zero-filled, so a report can say "-"
+// instead of printing a number nobody measured.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace kvbench::results {
+
+inline constexpr const char* kResultsSchemaName = "kvbench-results";
+inline constexpr int kResultsSchemaVersion = 1;
+
+// Latency distribution of one operation type, in nanoseconds.
+struct LatencySummary {
+  uint64_t count = 0;
+  double mean_ns = 0;
+  uint64_t min_ns = 0;
+  uint64_t p50_ns = 0;
+  uint64_t p90_ns = 0;
+  uint64_t p95_ns = 0;
+  uint64_t p99_ns = 0;
+  uint64_t p999_ns = 0;
+  uint64_t max_ns = 0;
+  // Non-empty buckets of the merged histogram: (bucket upper bound ns, count).
+  std::vector<std::pair<uint64_t, uint64_t>> buckets;
+};
+
+// What an engine was given and gave back: the proof that engines did equal
+// work. `stream_digest` hashes the operation stream (operation kinds and keys)
+// the runner generated, so it is identical across engines for the same phase
+// and matrix point; the counts are what the engine answered.
+struct WorkCounts {
+  uint64_t found = 0;           // gets / reads that returned a value
+  uint64_t not_found = 0;       // gets that returned NotFound
+  uint64_t rows = 0;            // entries visited by scans
+  uint64_t bytes_returned = 0;  // value bytes returned by gets and scans
+  uint64_t errors = 0;          // operations that returned an error status
+  std::string stream_digest;    // hex digest of the operation stream
+};
+
+// Figures of one operation type within a measured repetition ("all" is the
+// whole phase).
+struct OpFigures {
+  std::string op;  // "all", "insert", "get", "READ", "UPDATE", ...
+  uint64_t ops = 0;
+  double ops_per_sec = 0;
+  LatencySummary latency;
+  WorkCounts work;
+};
+
+// One measured execution of a phase at one matrix point on one engine.
+struct Repetition {
+  double seconds = 0;  // wall time of the timed part
+  std::vector<OpFigures> ops;  // ops[0] is "all"
+  double cpu_user_s = 0;
+  double cpu_sys_s = 0;
+  uint64_t peak_rss_bytes = 0;
+  std::optional<uint64_t> bytes_read;     // /proc/self/io read_bytes delta
+  std::optional<uint64_t> bytes_written;  // /proc/self/io write_bytes delta
+  uint64_t file_bytes = 0;       // apparent size of the engine's files after the phase
+  uint64_t allocated_bytes = 0;  // allocated blocks of those files
+  // Page-cache residency of the engine's files (mincore), in percent.
+  std::optional<double> cache_resident_before_pct;
+  std::optional<double> cache_resident_after_pct;
+  std::optional<double> open_seconds;  // reopen time of a cold phase, measured alone
+};
+
+// Median, min and max of one figure over repetitions.
+struct Spread {
+  double median = 0;
+  double min = 0;
+  double max = 0;
+};
+
+// One phase x matrix point x engine.
+struct PhaseRun {
+  std::string phase;    // phase name from the workload
+  std::string op;       // phase operation ("insert", "get", "ycsb", ...)
+  std::string engine;
+  int threads = 1;
+  double target_ops = 0;     // ops/s, 0 = unthrottled
+  std::string cache;         // "hot" | "cold" | "" (not applicable)
+  std::map<std::string, std::string> params;  // resolved phase parameters
+  // "ok", "unsupported" (the engine cannot do it; reason says why),
+  // "failed" (an error or crash; reason says which), "skipped".
+  std::string status = "ok";
+  std::string reason;
+  std::vector<Repetition> repetitions;
+};
+
+struct EngineRun {
+  std::string name;
+  std::string library_version;
+  std::map<std::string, std::string> options;       // every resolved option
+  std::map<std::string, bool> capabilities;
+  std::string status = "ok";  // "ok" | "failed"
+  std::string reason;         // for failures: crash signal, timeout, error
+  double wall_seconds = 0;
+};
+
+struct Environment {
+  std::string hostname;
+  std::string cpu_model;
+  int cores = 0;
+  uint64_t memory_bytes = 0;
+  std::string kernel;
+  std::string filesystem;  // of the data directory
+  std::string data_directory;
+  std::string compiler;
+  std::string cxx_flags;
+  std::string build_type;
+  std::string kvbench_version;
+  std::string kvbench_revision;
+  std::map<std::string, std::string> libraries;  // engine -> library version
+};
+
+struct WorkloadInfo {
+  std::string name;
+  std::string description;
+  std::string file;    // path as given
+  std::string source;  // the file's text
+  double scale = 1.0;
+  std::map<std::string, std::string> dataset;  // resolved dataset parameters
+};
+
+struct RunResults {
+  int schema_version = kResultsSchemaVersion;
+  std::string started_at;   // ISO 8601 UTC
+  std::string finished_at;
+  std::string command_line;
+  Environment environment;
+  WorkloadInfo workload;
+  std::vector<EngineRun> engines;
+  std::vector<PhaseRun> runs;
+};
+
+// Median/min/max of `figure` over a run's repetitions.
+template <typename F>
+Spread SpreadOf(const PhaseRun& run, F figure) {
+  std::vector<double> v;
+  for (const Repetition& r : run.repetitions) v.push_back(figure(r));
+  Spread s;
+  if (v.empty()) return s;
+  std::sort(v.begin(), v.end());
+  s.min = v.front();
+  s.max = v.back();
+  const size_t n = v.size();
+  s.median = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+  return s;
+}
+
+}  // namespace kvbench::results

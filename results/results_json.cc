@@ -1,0 +1,348 @@
+#include "results/results_json.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+
+namespace kvbench::results {
+
+using nlohmann::json;
+
+namespace {
+
+// ---- writing ----
+
+template <typename T>
+void PutOptional(json& j, const char* name, const std::optional<T>& v) {
+  if (v) j[name] = *v;
+}
+
+json LatencyToJson(const LatencySummary& l) {
+  json buckets = json::array();
+  for (const auto& [upper, count] : l.buckets) buckets.push_back({upper, count});
+  return {{"count", l.count},   {"mean_ns", l.mean_ns}, {"min_ns", l.min_ns},
+          {"p50_ns", l.p50_ns}, {"p90_ns", l.p90_ns},   {"p95_ns", l.p95_ns},
+          {"p99_ns", l.p99_ns}, {"p999_ns", l.p999_ns}, {"max_ns", l.max_ns},
+          {"buckets", buckets}};
+}
+
+json WorkToJson(const WorkCounts& w) {
+  return {{"found", w.found},   {"not_found", w.not_found},       {"rows", w.rows},
+          {"bytes_returned", w.bytes_returned}, {"errors", w.errors},
+          {"stream_digest", w.stream_digest}};
+}
+
+json RepetitionToJson(const Repetition& r) {
+  json ops = json::array();
+  for (const OpFigures& o : r.ops) {
+    ops.push_back({{"op", o.op},
+                   {"ops", o.ops},
+                   {"ops_per_sec", o.ops_per_sec},
+                   {"latency", LatencyToJson(o.latency)},
+                   {"work", WorkToJson(o.work)}});
+  }
+  json j = {{"seconds", r.seconds},
+            {"ops", ops},
+            {"cpu_user_s", r.cpu_user_s},
+            {"cpu_sys_s", r.cpu_sys_s},
+            {"peak_rss_bytes", r.peak_rss_bytes},
+            {"file_bytes", r.file_bytes},
+            {"allocated_bytes", r.allocated_bytes}};
+  PutOptional(j, "bytes_read", r.bytes_read);
+  PutOptional(j, "bytes_written", r.bytes_written);
+  PutOptional(j, "cache_resident_before_pct", r.cache_resident_before_pct);
+  PutOptional(j, "cache_resident_after_pct", r.cache_resident_after_pct);
+  PutOptional(j, "open_seconds", r.open_seconds);
+  return j;
+}
+
+// ---- reading: every accessor names the field it could not read ----
+
+class Reader {
+ public:
+  explicit Reader(std::string where) : where_(std::move(where)) {}
+
+  template <typename T>
+  bool Get(const json& j, const char* name, T* out) {
+    if (!ok()) return false;
+    if (!j.is_object() || !j.contains(name)) return Fail(std::string("missing field '") + name + "'");
+    try {
+      *out = j.at(name).get<T>();
+    } catch (const json::exception& e) {
+      return Fail(std::string("field '") + name + "': " + e.what());
+    }
+    return true;
+  }
+
+  template <typename T>
+  void GetOptional(const json& j, const char* name, std::optional<T>* out) {
+    if (!ok() || !j.contains(name)) return;
+    T v{};
+    if (Get(j, name, &v)) *out = v;
+  }
+
+  bool Fail(std::string msg) {
+    if (error_.empty()) error_ = where_ + ": " + msg;
+    return false;
+  }
+  bool ok() const { return error_.empty(); }
+  const std::string& error() const { return error_; }
+  void set_where(std::string where) { where_ = std::move(where); }
+
+ private:
+  std::string where_;
+  std::string error_;
+};
+
+void ReadLatency(Reader& r, const json& j, LatencySummary* l) {
+  r.Get(j, "count", &l->count);
+  r.Get(j, "mean_ns", &l->mean_ns);
+  r.Get(j, "min_ns", &l->min_ns);
+  r.Get(j, "p50_ns", &l->p50_ns);
+  r.Get(j, "p90_ns", &l->p90_ns);
+  r.Get(j, "p95_ns", &l->p95_ns);
+  r.Get(j, "p99_ns", &l->p99_ns);
+  r.Get(j, "p999_ns", &l->p999_ns);
+  r.Get(j, "max_ns", &l->max_ns);
+  std::vector<std::vector<uint64_t>> buckets;
+  if (r.Get(j, "buckets", &buckets)) {
+    for (const auto& b : buckets) {
+      if (b.size() != 2) {
+        r.Fail("field 'buckets': each bucket is [upper_ns, count]");
+        return;
+      }
+      l->buckets.emplace_back(b[0], b[1]);
+    }
+  }
+}
+
+void ReadWork(Reader& r, const json& j, WorkCounts* w) {
+  r.Get(j, "found", &w->found);
+  r.Get(j, "not_found", &w->not_found);
+  r.Get(j, "rows", &w->rows);
+  r.Get(j, "bytes_returned", &w->bytes_returned);
+  r.Get(j, "errors", &w->errors);
+  r.Get(j, "stream_digest", &w->stream_digest);
+}
+
+void ReadRepetition(Reader& r, const json& j, Repetition* rep) {
+  r.Get(j, "seconds", &rep->seconds);
+  json ops;
+  if (r.Get(j, "ops", &ops)) {
+    for (const json& o : ops) {
+      OpFigures f;
+      r.Get(o, "op", &f.op);
+      r.Get(o, "ops", &f.ops);
+      r.Get(o, "ops_per_sec", &f.ops_per_sec);
+      json lat, work;
+      if (r.Get(o, "latency", &lat)) ReadLatency(r, lat, &f.latency);
+      if (r.Get(o, "work", &work)) ReadWork(r, work, &f.work);
+      rep->ops.push_back(std::move(f));
+    }
+  }
+  r.Get(j, "cpu_user_s", &rep->cpu_user_s);
+  r.Get(j, "cpu_sys_s", &rep->cpu_sys_s);
+  r.Get(j, "peak_rss_bytes", &rep->peak_rss_bytes);
+  r.Get(j, "file_bytes", &rep->file_bytes);
+  r.Get(j, "allocated_bytes", &rep->allocated_bytes);
+  r.GetOptional(j, "bytes_read", &rep->bytes_read);
+  r.GetOptional(j, "bytes_written", &rep->bytes_written);
+  r.GetOptional(j, "cache_resident_before_pct", &rep->cache_resident_before_pct);
+  r.GetOptional(j, "cache_resident_after_pct", &rep->cache_resident_after_pct);
+  r.GetOptional(j, "open_seconds", &rep->open_seconds);
+}
+
+void ReadEngineRun(Reader& r, const json& j, EngineRun* er) {
+  r.Get(j, "name", &er->name);
+  r.Get(j, "library_version", &er->library_version);
+  r.Get(j, "options", &er->options);
+  r.Get(j, "capabilities", &er->capabilities);
+  r.Get(j, "status", &er->status);
+  r.Get(j, "reason", &er->reason);
+  r.Get(j, "wall_seconds", &er->wall_seconds);
+}
+
+void ReadPhaseRun(Reader& r, const json& j, PhaseRun* pr) {
+  r.Get(j, "phase", &pr->phase);
+  r.Get(j, "op", &pr->op);
+  r.Get(j, "engine", &pr->engine);
+  r.Get(j, "threads", &pr->threads);
+  r.Get(j, "target_ops", &pr->target_ops);
+  r.Get(j, "cache", &pr->cache);
+  r.Get(j, "params", &pr->params);
+  r.Get(j, "status", &pr->status);
+  r.Get(j, "reason", &pr->reason);
+  json reps;
+  if (r.Get(j, "repetitions", &reps)) {
+    for (const json& rep : reps) {
+      Repetition out_rep;
+      ReadRepetition(r, rep, &out_rep);
+      pr->repetitions.push_back(std::move(out_rep));
+    }
+  }
+}
+
+}  // namespace
+
+json PhaseRunToJson(const PhaseRun& pr) {
+  json reps = json::array();
+  for (const Repetition& rep : pr.repetitions) reps.push_back(RepetitionToJson(rep));
+  return {{"phase", pr.phase},   {"op", pr.op},         {"engine", pr.engine},
+          {"threads", pr.threads}, {"target_ops", pr.target_ops}, {"cache", pr.cache},
+          {"params", pr.params}, {"status", pr.status}, {"reason", pr.reason},
+          {"repetitions", reps}};
+}
+
+json EngineRunToJson(const EngineRun& er) {
+  return {{"name", er.name},
+          {"library_version", er.library_version},
+          {"options", er.options},
+          {"capabilities", er.capabilities},
+          {"status", er.status},
+          {"reason", er.reason},
+          {"wall_seconds", er.wall_seconds}};
+}
+
+json ResultsToJson(const RunResults& res) {
+  const Environment& e = res.environment;
+  json env = {{"hostname", e.hostname},
+              {"cpu_model", e.cpu_model},
+              {"cores", e.cores},
+              {"memory_bytes", e.memory_bytes},
+              {"kernel", e.kernel},
+              {"filesystem", e.filesystem},
+              {"data_directory", e.data_directory},
+              {"compiler", e.compiler},
+              {"cxx_flags", e.cxx_flags},
+              {"build_type", e.build_type},
+              {"kvbench_version", e.kvbench_version},
+              {"kvbench_revision", e.kvbench_revision},
+              {"libraries", e.libraries}};
+  const WorkloadInfo& w = res.workload;
+  json workload = {{"name", w.name},   {"description", w.description}, {"file", w.file},
+                   {"source", w.source}, {"scale", w.scale},           {"dataset", w.dataset}};
+  json engines = json::array();
+  for (const EngineRun& er : res.engines) engines.push_back(EngineRunToJson(er));
+  json runs = json::array();
+  for (const PhaseRun& pr : res.runs) runs.push_back(PhaseRunToJson(pr));
+  return {{"schema", kResultsSchemaName},
+          {"schema_version", res.schema_version},
+          {"started_at", res.started_at},
+          {"finished_at", res.finished_at},
+          {"command_line", res.command_line},
+          {"environment", env},
+          {"workload", workload},
+          {"engines", engines},
+          {"runs", runs}};
+}
+
+Status ResultsFromJson(const json& doc, RunResults* out) {
+  Reader r("results");
+  std::string schema;
+  if (!r.Get(doc, "schema", &schema)) return Status::InvalidArgument(r.error());
+  if (schema != kResultsSchemaName) {
+    return Status::InvalidArgument("not a kvbench results file (schema '" + schema + "')");
+  }
+  int version = 0;
+  if (!r.Get(doc, "schema_version", &version)) return Status::InvalidArgument(r.error());
+  if (version != kResultsSchemaVersion) {
+    return Status::InvalidArgument("schema_version " + std::to_string(version) +
+                                   " is not supported (this kvbench reads " +
+                                   std::to_string(kResultsSchemaVersion) + ")");
+  }
+  RunResults res;
+  res.schema_version = version;
+  r.Get(doc, "started_at", &res.started_at);
+  r.Get(doc, "finished_at", &res.finished_at);
+  r.Get(doc, "command_line", &res.command_line);
+
+  json env;
+  r.set_where("results.environment");
+  if (r.Get(doc, "environment", &env)) {
+    Environment& e = res.environment;
+    r.Get(env, "hostname", &e.hostname);
+    r.Get(env, "cpu_model", &e.cpu_model);
+    r.Get(env, "cores", &e.cores);
+    r.Get(env, "memory_bytes", &e.memory_bytes);
+    r.Get(env, "kernel", &e.kernel);
+    r.Get(env, "filesystem", &e.filesystem);
+    r.Get(env, "data_directory", &e.data_directory);
+    r.Get(env, "compiler", &e.compiler);
+    r.Get(env, "cxx_flags", &e.cxx_flags);
+    r.Get(env, "build_type", &e.build_type);
+    r.Get(env, "kvbench_version", &e.kvbench_version);
+    r.Get(env, "kvbench_revision", &e.kvbench_revision);
+    r.Get(env, "libraries", &e.libraries);
+  }
+  json workload;
+  r.set_where("results.workload");
+  if (r.Get(doc, "workload", &workload)) {
+    WorkloadInfo& w = res.workload;
+    r.Get(workload, "name", &w.name);
+    r.Get(workload, "description", &w.description);
+    r.Get(workload, "file", &w.file);
+    r.Get(workload, "source", &w.source);
+    r.Get(workload, "scale", &w.scale);
+    r.Get(workload, "dataset", &w.dataset);
+  }
+  json engines;
+  r.set_where("results");
+  if (r.Get(doc, "engines", &engines)) {
+    for (size_t i = 0; i < engines.size(); ++i) {
+      r.set_where("results.engines[" + std::to_string(i) + "]");
+      EngineRun er;
+      ReadEngineRun(r, engines[i], &er);
+      res.engines.push_back(std::move(er));
+    }
+  }
+  json runs;
+  r.set_where("results");
+  if (r.Get(doc, "runs", &runs)) {
+    for (size_t i = 0; i < runs.size(); ++i) {
+      r.set_where("results.runs[" + std::to_string(i) + "]");
+      PhaseRun pr;
+      ReadPhaseRun(r, runs[i], &pr);
+      res.runs.push_back(std::move(pr));
+    }
+  }
+  if (!r.ok()) return Status::InvalidArgument(r.error());
+  *out = std::move(res);
+  return Status::OK();
+}
+
+Status PhaseRunFromJson(const json& j, PhaseRun* out) {
+  Reader r("run");
+  ReadPhaseRun(r, j, out);
+  return r.ok() ? Status::OK() : Status::InvalidArgument(r.error());
+}
+
+Status EngineRunFromJson(const json& j, EngineRun* out) {
+  Reader r("engine");
+  ReadEngineRun(r, j, out);
+  return r.ok() ? Status::OK() : Status::InvalidArgument(r.error());
+}
+
+Status WriteResultsFile(const RunResults& results, const std::string& path) {
+  return WriteFileAtomically(path, ResultsToJson(results).dump(1) + "\n");
+}
+
+Status ReadResultsFile(const std::string& path, RunResults* out) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return Status::IOError("'" + path + "': cannot be read: " + std::strerror(errno));
+  std::stringstream buffer;
+  buffer << in.rdbuf();
+  json doc;
+  try {
+    doc = json::parse(buffer.str());
+  } catch (const json::parse_error& e) {
+    return Status::InvalidArgument("'" + path + "': not valid JSON (truncated?) at byte " +
+                                   std::to_string(e.byte));
+  }
+  return ResultsFromJson(doc, out).WithContext("'" + path + "'");
+}
+
+}  // namespace kvbench::results

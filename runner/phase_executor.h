@@ -1,0 +1,88 @@
+// PhaseExecutor: runs one phase at one matrix point (threads x target x
+// cache) on one opened engine, with its repetitions, and measures everything
+// around the workers' timed loops: wall time, CPU, peak RSS, storage bytes,
+// file sizes, page-cache residency, and for cold runs the eviction and the
+// separately timed reopen.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "adapters/adapter.h"
+#include "runner/record_phase.h"
+#include "results/results.h"
+#include "runner/workload.h"
+
+namespace kvbench::datasets {
+class KeyGenerator;
+class ValueGenerator;
+}
+
+namespace kvbench::runner {
+
+// The engine as the child process holds it across phases.
+class EngineHandle {
+ public:
+  EngineHandle(std::string name, std::unique_ptr<Adapter> adapter, OpenRequest request)
+      : name_(std::move(name)), adapter_(std::move(adapter)), request_(std::move(request)) {}
+  ~EngineHandle();
+
+  // Opens; *seconds receives the open time when non-null.
+  Status Open(double* seconds);
+  Status Close();
+  // Close, evict the files from the page cache, and report their residency.
+  Status CloseAndEvict(std::optional<double>* resident_pct_after_eviction);
+  // Close, delete everything in the engine's directory, open empty. Forgets
+  // the keys and records earlier phases wrote.
+  Status Recreate();
+
+  const std::string& name() const { return name_; }
+  Adapter* adapter() { return adapter_.get(); }
+  bool is_open() const { return open_; }
+  std::vector<std::string> Files() const;
+
+  // Keys [0, present) have been inserted by earlier phases.
+  uint64_t present = 0;
+  // The record table record phases wrote (runner/record_phase.h).
+  RecordState records;
+
+ private:
+  std::string name_;
+  std::unique_ptr<Adapter> adapter_;
+  OpenRequest request_;
+  bool open_ = false;
+};
+
+struct PhaseInputs {
+  const Workload* workload = nullptr;
+  const datasets::KeyGenerator* keys = nullptr;
+  const datasets::ValueGenerator* values = nullptr;
+  bool show_progress = false;  // stderr is a terminal
+};
+
+class PhaseExecutor {
+ public:
+  PhaseExecutor(const PhaseInputs& inputs, EngineHandle* engine)
+      : in_(inputs), engine_(engine) {}
+
+  // Never fails as a call: an engine error becomes status "failed" with the
+  // reason, a missing capability status "unsupported".
+  results::PhaseRun Run(const PhaseSpec& spec, size_t phase_index, int threads, double target,
+               const std::string& cache);
+
+ private:
+  Status RunRepetition(const PhaseSpec& spec, size_t phase_index, int rep, int threads,
+                       double target, const std::string& cache, results::Repetition* out,
+                       bool* unsupported);
+  Status RunRecreate(uint64_t count, results::Repetition* out);
+  Status RunWorkers(const PhaseSpec& spec, uint64_t seed, int threads, double target,
+                    uint64_t count, bool record, results::Repetition* out, bool* unsupported);
+
+  PhaseInputs in_;
+  EngineHandle* engine_;
+};
+
+// Why `spec` cannot run on an engine with `caps`, or "" when it can.
+std::string UnsupportedReason(const PhaseSpec& spec, const Capabilities& caps);
+
+}  // namespace kvbench::runner

@@ -1,0 +1,265 @@
+#include "runner/run_plan.h"
+#include "runner/record_source.h"
+
+#include <fmt/core.h>
+
+#include <memory>
+
+#include "adapters/registry.h"
+#include "datasets/key_generator.h"
+#include "datasets/request_distribution.h"
+#include "datasets/value_generator.h"
+#include "runner/ycsb_properties.h"
+
+namespace kvbench::runner {
+
+namespace {
+
+std::map<std::string, bool> CapabilityMap(const Capabilities& c) {
+  return {{"stores_data", c.stores_data},
+          {"ordered", c.ordered},
+          {"transactional", c.transactional},
+          {"durable", c.durable},
+          {"concurrent_readers", c.concurrent_readers},
+          {"concurrent_writers", c.concurrent_writers},
+          {"native_records", c.native_records},
+          {"native_secondary_index", c.native_secondary_index},
+          {"reorganize", c.reorganize},
+          {"keys_up_to_2KiB", c.max_key_size == 0}};
+}
+
+}  // namespace
+
+datasets::DatasetSpec DatasetSpecOf(const Workload& w) {
+  datasets::DatasetSpec spec;
+  spec.kind = w.dataset_kind;
+  spec.count = w.dataset_count;
+  spec.seed = w.seed;
+  for (const auto& [k, v] : w.dataset_params) {
+    if (k != "count" && k != "seed") spec.params[k] = v;
+  }
+  return spec;
+}
+
+datasets::DatasetSpec DatasetSpecOf(const Workload& w, const PhaseSpec& phase) {
+  if (phase.dataset_kind.empty()) return DatasetSpecOf(w);
+  datasets::DatasetSpec spec;
+  spec.kind = phase.dataset_kind;
+  spec.seed = w.seed;
+  for (const auto& [k, v] : phase.dataset_params) {
+    if (k == "count") {
+      spec.count = std::stoull(v);
+    } else if (k == "seed") {
+      spec.seed = std::stoull(v);
+    } else {
+      spec.params[k] = v;
+    }
+  }
+  return spec;
+}
+
+std::vector<MatrixPoint> ExpandMatrix(const PhaseSpec& spec) {
+  std::vector<MatrixPoint> points;
+  for (int threads : spec.threads) {
+    for (double target : spec.targets) {
+      for (const std::string& cache : spec.caches) points.push_back({threads, target, cache});
+    }
+  }
+  return points;
+}
+
+Status PlanRun(const std::string& path, const RunOverrides& overrides, RunPlan* plan) {
+  RunPlan p;
+  if (IsYcsbPropertyFile(path)) {
+    KVBENCH_RETURN_IF_ERROR(LoadYcsbWorkload(path, overrides.properties, &p.workload));
+    if (!p.workload.ycsb_unused.empty()) {
+      std::string list;
+      for (const std::string& k : p.workload.ycsb_unused) list += (list.empty() ? "" : ", ") + k;
+      p.warnings.push_back(path + ": YCSB properties kvbench does not use: " + list);
+    }
+  } else if (!overrides.properties.empty()) {
+    return Status::InvalidArgument("-p " + overrides.properties[0] +
+                                   ": -p sets YCSB properties; '" + path +
+                                   "' is a TOML workload (edit the file instead)");
+  } else {
+    KVBENCH_RETURN_IF_ERROR(LoadWorkloadFile(path, &p.workload));
+  }
+  Workload& w = p.workload;
+  if (overrides.scale <= 0) return Status::InvalidArgument("--scale must be > 0");
+  if (overrides.scale != 1.0 && !w.ycsb_properties.empty()) {
+    return Status::InvalidArgument("--scale: not for YCSB property files (use -p recordcount=N "
+                                   "-p operationcount=N)");
+  }
+  if (overrides.scale != 1.0) ScaleWorkload(overrides.scale, &w);
+  w.dataset_params["count"] = std::to_string(w.dataset_count);
+  w.dataset_params["seed"] = std::to_string(w.seed);
+  if (overrides.repeat > 0) {
+    for (PhaseSpec& phase : w.phases) phase.repetitions = overrides.repeat;
+  }
+  if (overrides.timeout_s > 0) w.timeout_s = overrides.timeout_s;
+  if (!overrides.engines.empty()) w.engines = overrides.engines;
+
+  const AdapterRegistry& registry = AdapterRegistry::Global();
+  if (w.engines.empty()) {
+    for (const AdapterInfo* info : registry.All()) {
+      if (info->create()->capabilities().stores_data) w.engines.push_back(info->name);
+    }
+  }
+  for (const auto& [engine, options] : w.engine_options) {
+    if (registry.Find(engine) == nullptr) {
+      return Status::InvalidArgument(w.Where("options." + engine) + "field 'options." + engine +
+                                     "': unknown engine '" + engine + "'");
+    }
+  }
+  for (const std::string& name : w.engines) {
+    std::unique_ptr<Adapter> adapter;
+    Status created = registry.Create(name, &adapter);
+    if (!created.ok()) {
+      return Status::InvalidArgument(
+          (overrides.engines.empty() ? w.Where("engines") + "field 'engines': " : "--engines: ") +
+          created.message());
+    }
+    EngineOptions resolved;
+    const auto it = w.engine_options.find(name);
+    const std::map<std::string, std::string> none;
+    const auto& given = it == w.engine_options.end() ? none : it->second;
+    Status resolved_ok = ResolveEngineOptions(name, adapter->OptionSpecs(), given, &resolved);
+    if (!resolved_ok.ok()) {
+      // Point at the first option the engine does not know.
+      std::string field = "options." + name;
+      for (const auto& [key, value] : given) {
+        if (resolved_ok.message().find("'" + key + "'") != std::string::npos) {
+          field += "." + key;
+          break;
+        }
+      }
+      return Status::InvalidArgument(w.Where(field) + "field '" + field + "': " +
+                                     resolved_ok.message());
+    }
+    results::EngineRun er;
+    er.name = name;
+    er.library_version = adapter->LibraryVersion();
+    er.options = resolved.values();
+    er.capabilities = CapabilityMap(adapter->capabilities());
+    p.engines.push_back(std::move(er));
+  }
+
+  // The dataset and values must be constructible here, not in a child later.
+  const datasets::DatasetSpec spec = DatasetSpecOf(w);
+  std::unique_ptr<datasets::KeyGenerator> keys;
+  Status made = datasets::NewKeyGenerator(spec, &keys);
+  if (!made.ok()) {
+    return Status(made).WithContext(w.Where("dataset") + "field 'dataset'");
+  }
+  p.dataset = keys->params().values();
+  p.dataset["kind"] = w.dataset_kind;
+  p.dataset["count"] = std::to_string(w.dataset_count);
+  p.dataset["seed"] = std::to_string(w.seed);
+  datasets::DatasetParams value_params;
+  KVBENCH_RETURN_IF_ERROR(
+      datasets::DatasetParams::Resolve("values", datasets::ValueParams(), w.value_params, &value_params)
+          .WithContext(w.Where("values") + "field 'values'"));
+  datasets::ValueOptions value_options;
+  KVBENCH_RETURN_IF_ERROR(datasets::ParseValueOptions(w.value_params, &value_options)
+                              .WithContext(w.Where("values") + "field 'values'"));
+  p.values = value_params.values();
+
+  bool has_record_table = false;
+  for (size_t i = 0; i < w.phases.size(); ++i) {
+    const PhaseSpec& phase = w.phases[i];
+    const std::string where = phase.ycsb ? fmt::format("{}: phase '{}'", path, phase.name)
+                                         : fmt::format("{}:{}: phase '{}'", path, phase.line,
+                                                       phase.name);
+    if (!phase.dataset_kind.empty()) {
+      std::unique_ptr<datasets::KeyGenerator> phase_keys;
+      KVBENCH_RETURN_IF_ERROR(datasets::NewKeyGenerator(DatasetSpecOf(w, phase), &phase_keys)
+                                  .WithContext(where + ": field 'dataset'"));
+    }
+    std::unique_ptr<datasets::RequestDistribution> distribution;
+    const uint64_t item_count =
+        phase.ycsb && phase.ycsb->key_space > 0 ? phase.ycsb->key_space : w.dataset_count;
+    KVBENCH_RETURN_IF_ERROR(datasets::NewRequestDistribution(
+                                {phase.distribution, phase.distribution_params},
+                                item_count, 1, 0, 1, &distribution)
+                                .WithContext(where));
+    // Record phases: the schema must parse, and the first record phase
+    // needs one (the later ones reuse its table).
+    if (!phase.schema.empty()) {
+      std::unique_ptr<RecordSource> source;
+      KVBENCH_RETURN_IF_ERROR(
+          RecordSource::Parse(phase.schema, phase.table, 1, &source).WithContext(where + ": field 'schema'"));
+      if (phase.field >= source->field_count() && phase.op != "record-insert" && phase.op != "record-create") {
+        return Status::InvalidArgument(fmt::format("{}: field 'field': {} is out of range (the schema has {} fields)",
+                                                   where, phase.field, source->field_count()));
+      }
+      has_record_table = true;
+    } else if (phase.op.starts_with("record-") && !has_record_table) {
+      return Status::InvalidArgument(where + ": field 'schema': missing (the first record phase "
+                                     "names the records' schema, e.g. schema = \"int*5\")");
+    }
+    if (phase.fresh) has_record_table = !phase.schema.empty();
+    if (phase.sync == "commit") {
+      for (int t : phase.threads) {
+        if (t > 1) {
+          return Status::InvalidArgument(where + ": sync = \"commit\" needs threads = 1");
+        }
+      }
+    }
+  }
+  *plan = std::move(p);
+  return Status::OK();
+}
+
+std::string DescribePlan(const RunPlan& plan) {
+  const Workload& w = plan.workload;
+  std::string out = fmt::format("workload {} ({})\n", w.name, w.file);
+  if (!w.description.empty()) out += fmt::format("  {}\n", w.description);
+  out += "dataset:";
+  for (const auto& [k, v] : plan.dataset) out += fmt::format(" {}={}", k, v);
+  out += "\nvalues:";
+  for (const auto& [k, v] : plan.values) out += fmt::format(" {}={}", k, v);
+  out += fmt::format("\ntimeout per engine: {} s\nengines:\n", w.timeout_s);
+  for (const results::EngineRun& e : plan.engines) {
+    out += fmt::format("  {} ({})\n", e.name, e.library_version);
+    for (const auto& [k, v] : e.options) out += fmt::format("    {} = {}\n", k, v.empty() ? "(unset)" : v);
+  }
+  if (!w.ycsb_properties.empty()) {
+    out += "YCSB properties:";
+    for (const auto& [k, v] : w.ycsb_properties) out += fmt::format(" {}={}", k, v);
+    out += "\n";
+  }
+  out += "phases:\n";
+  for (const PhaseSpec& p : w.phases) {
+    out += p.ycsb ? fmt::format("  {}: op={} count={}", p.name, p.op, p.count)
+                  : fmt::format("  {} (line {}): op={} count={}", p.name, p.line, p.op, p.count);
+    if (p.duration_s > 0) out += fmt::format(" duration={}s", p.duration_s);
+    if (p.batch > 1) out += fmt::format(" batch={}", p.batch);
+    if (p.warmup > 0) out += fmt::format(" warmup={}", p.warmup);
+    out += fmt::format(" repetitions={} distribution={}", p.repetitions, p.distribution);
+    if (p.op == "get") out += fmt::format(" keys={}", p.keys);
+    if (p.fresh) out += " fresh";
+    if (!p.dataset_kind.empty()) {
+      out += fmt::format(" dataset={}", p.dataset_kind);
+      for (const auto& [k, v] : p.dataset_params) out += fmt::format(",{}={}", k, v);
+    }
+    if (!p.schema.empty()) out += fmt::format(" table={} schema={}", p.table, p.schema);
+    if (p.op.starts_with("record-")) out += fmt::format(" field={}", p.field);
+    if (p.op == "record-scan" || p.op == "record-query") out += fmt::format(" value={}", p.value);
+    if (p.op == "record-insert" && (p.set != "new" || p.read_back)) {
+      out += fmt::format(" set={}{}", p.set, p.read_back ? " read_back" : "");
+    }
+    if (p.sync != "none") out += fmt::format(" sync={}", p.sync);
+    if (p.reopen) out += " reopen";
+    for (const auto& [k, v] : p.proportions) out += fmt::format(" {}={}", k, v);
+    if (p.ycsb && p.ycsb->key_space > 0) out += fmt::format(" key_space={}", p.ycsb->key_space);
+    out += "\n";
+    for (const MatrixPoint& m : ExpandMatrix(p)) {
+      out += fmt::format("    threads={} target={} cache={}\n", m.threads,
+                         m.target > 0 ? fmt::format("{} ops/s", m.target) : "unthrottled",
+                         m.cache.empty() ? "as-is" : m.cache);
+    }
+  }
+  return out;
+}
+
+}  // namespace kvbench::runner

@@ -1,0 +1,58 @@
+// RunPlan: a workload file (TOML, or a YCSB property file: any name not
+// ending in .toml, see ycsb_properties.h) read, scaled and checked against the registered
+// engines, their options and the datasets library, before anything runs.
+// `kvbench validate` prints it; `kvbench run` executes it.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "common/status.h"
+#include "datasets/key_generator.h"
+#include "results/results.h"
+#include "runner/workload.h"
+
+namespace kvbench::runner {
+
+struct RunOverrides {
+  std::vector<std::string> engines;  // --engines: replaces the workload's list
+  double scale = 1.0;                // --scale
+  int repeat = 0;                    // --repeat: repetitions of every phase (0 = as written)
+  double timeout_s = 0;              // --timeout: per engine (0 = as written)
+  // -p name=value: YCSB property overrides (YCSB property files only).
+  std::vector<std::string> properties;
+};
+
+struct RunPlan {
+  Workload workload;
+  // Name, library version, every resolved option and the capabilities of each
+  // engine, in run order.
+  std::vector<results::EngineRun> engines;
+  // Resolved dataset and value parameters (defaults included).
+  std::map<std::string, std::string> dataset;
+  std::map<std::string, std::string> values;
+  // Things to tell the user once, on stderr (e.g. unused YCSB properties).
+  std::vector<std::string> warnings;
+};
+
+// InvalidArgument (bad file contents, unknown engine, option, dataset or
+// distribution; "FILE: ..." prefixed) or IOError (unreadable file).
+Status PlanRun(const std::string& path, const RunOverrides& overrides, RunPlan* plan);
+
+// The key generator's spec for the workload's [dataset] table.
+datasets::DatasetSpec DatasetSpecOf(const Workload& workload);
+// A phase's dataset: its own when it has one, else the workload's.
+datasets::DatasetSpec DatasetSpecOf(const Workload& workload, const PhaseSpec& phase);
+
+// The plan as text for `kvbench validate`.
+std::string DescribePlan(const RunPlan& plan);
+
+// Every matrix point of a phase, in run order.
+struct MatrixPoint {
+  int threads;
+  double target;
+  std::string cache;
+};
+std::vector<MatrixPoint> ExpandMatrix(const PhaseSpec& spec);
+
+}  // namespace kvbench::runner

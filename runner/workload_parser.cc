@@ -1,0 +1,448 @@
+// Workload file parser: TOML to Workload, with one precise message per error.
+#include <cmath>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include <toml++/toml.h>
+
+#include "runner/workload.h"
+
+namespace kvbench::runner {
+
+namespace {
+
+// Collects the first error with its position; later checks become no-ops.
+class Checker {
+ public:
+  explicit Checker(std::string file) : file_(std::move(file)) {}
+
+  bool Fail(const toml::source_region& where, const std::string& field, const std::string& msg) {
+    if (!error_.empty()) return false;
+    error_ = file_ + ":" + std::to_string(where.begin.line) + ":" +
+             std::to_string(where.begin.column) + ": field '" + field + "': " + msg;
+    return false;
+  }
+  bool ok() const { return error_.empty(); }
+  const std::string& error() const { return error_; }
+
+  // Every key of `table` must be in `known`.
+  void OnlyKnownKeys(const toml::table& table, const std::string& prefix,
+                     const std::set<std::string>& known) {
+    for (const auto& [key, node] : table) {
+      if (!known.contains(std::string(key.str()))) {
+        std::string list;
+        for (const auto& k : known) list += (list.empty() ? "" : ", ") + k;
+        Fail(key.source(), prefix + std::string(key.str()), "unknown key (known: " + list + ")");
+        return;
+      }
+    }
+  }
+
+  bool String(const toml::table& t, const std::string& prefix, const char* key, std::string* out) {
+    const toml::node* n = t.get(key);
+    if (n == nullptr) return false;
+    if (!n->is_string()) return Fail(n->source(), prefix + key, "must be a string");
+    *out = n->as_string()->get();
+    return true;
+  }
+
+  bool Integer(const toml::table& t, const std::string& prefix, const char* key, int64_t min,
+               int64_t* out) {
+    const toml::node* n = t.get(key);
+    if (n == nullptr) return false;
+    if (!n->is_integer()) return Fail(n->source(), prefix + key, "must be an integer");
+    const int64_t v = n->as_integer()->get();
+    if (v < min) return Fail(n->source(), prefix + key, "must be >= " + std::to_string(min));
+    *out = v;
+    return true;
+  }
+
+  bool Number(const toml::table& t, const std::string& prefix, const char* key, double min,
+              double* out) {
+    const toml::node* n = t.get(key);
+    if (n == nullptr) return false;
+    if (!n->is_number()) return Fail(n->source(), prefix + key, "must be a number");
+    const double v = n->is_integer() ? static_cast<double>(n->as_integer()->get())
+                                     : n->as_floating_point()->get();
+    if (!(v >= min)) return Fail(n->source(), prefix + key, "must be >= " + Format(min));
+    *out = v;
+    return true;
+  }
+
+  bool Bool(const toml::table& t, const std::string& prefix, const char* key, bool* out) {
+    const toml::node* n = t.get(key);
+    if (n == nullptr) return false;
+    if (!n->is_boolean()) return Fail(n->source(), prefix + key, "must be true or false");
+    *out = n->as_boolean()->get();
+    return true;
+  }
+
+  // A scalar or a list of scalars, each checked by `one`.
+  template <typename T, typename One>
+  bool ScalarOrList(const toml::table& t, const std::string& prefix, const char* key,
+                    std::vector<T>* out, One one) {
+    const toml::node* n = t.get(key);
+    if (n == nullptr) return false;
+    std::vector<T> values;
+    if (const toml::array* arr = n->as_array()) {
+      if (arr->empty()) return Fail(n->source(), prefix + key, "must not be an empty list");
+      for (const toml::node& item : *arr) {
+        T v;
+        if (!one(item, &v)) return false;
+        values.push_back(v);
+      }
+    } else {
+      T v;
+      if (!one(*n, &v)) return false;
+      values.push_back(v);
+    }
+    *out = std::move(values);
+    return true;
+  }
+
+  // Any scalar as text (for dataset, value and engine options).
+  bool ScalarText(const toml::node& n, const std::string& field, std::string* out) {
+    if (n.is_string()) *out = n.as_string()->get();
+    else if (n.is_integer()) *out = std::to_string(n.as_integer()->get());
+    else if (n.is_floating_point()) *out = Format(n.as_floating_point()->get());
+    else if (n.is_boolean()) *out = n.as_boolean()->get() ? "true" : "false";
+    else return Fail(n.source(), field, "must be a string, number or boolean");
+    return true;
+  }
+
+  static std::string Format(double v) {
+    std::ostringstream os;
+    os << v;
+    return os.str();
+  }
+
+ private:
+  std::string file_;
+  std::string error_;
+};
+
+const std::set<std::string> kOps = {
+    "insert",        "update",        "delete",        "rmw",          "get",
+    "scan",          "range",         "skip",          "mix",          "reorganize",
+    "reopen",        "sync",          "recreate",      "memory-baseline",
+    "record-create", "record-insert", "record-get",    "record-set",   "record-delete",
+    "record-scan",   "record-index",  "record-query",  "record-follow"};
+
+void ParsePhase(Checker& c, const toml::table& t, size_t index, Workload* w) {
+  PhaseSpec p;
+  const std::string prefix = "phase[" + std::to_string(index) + "].";
+  p.line = static_cast<int>(t.source().begin.line);
+  c.OnlyKnownKeys(t, prefix,
+                  {"name", "op", "count", "duration", "batch", "warmup", "repetitions", "threads",
+                   "target", "cache", "keys", "distribution", "distribution_params", "sync",
+                   "reopen", "table_per_thread", "order", "limit", "direction", "values", "from", "to", "skip",
+                   "proportions", "dataset", "fresh", "schema", "table", "field", "value", "set", "read_back",
+                   "delete_after"});
+  if (!c.String(t, prefix, "op", &p.op) && c.ok()) {
+    std::string list;
+    for (const auto& o : kOps) list += (list.empty() ? "" : ", ") + o;
+    c.Fail(t.source(), prefix + "op", "missing (one of " + list + ")");
+  }
+  if (c.ok() && !kOps.contains(p.op)) {
+    std::string list;
+    for (const auto& o : kOps) list += (list.empty() ? "" : ", ") + o;
+    c.Fail(t.get("op")->source(), prefix + "op", "unknown operation '" + p.op + "' (known: " + list + ")");
+  }
+  p.name = p.op + "-" + std::to_string(index);
+  c.String(t, prefix, "name", &p.name);
+
+  int64_t i64 = 0;
+  if (c.Integer(t, prefix, "count", 0, &i64)) p.count = static_cast<uint64_t>(i64);
+  c.Number(t, prefix, "duration", 0, &p.duration_s);
+  if (c.Integer(t, prefix, "batch", 1, &i64)) p.batch = static_cast<uint64_t>(i64);
+  if (c.Integer(t, prefix, "warmup", 0, &i64)) p.warmup = static_cast<uint64_t>(i64);
+  if (c.Integer(t, prefix, "repetitions", 1, &i64)) p.repetitions = static_cast<int>(i64);
+  c.ScalarOrList<int>(t, prefix, "threads", &p.threads, [&](const toml::node& n, int* out) {
+    if (!n.is_integer() || n.as_integer()->get() < 1 || n.as_integer()->get() > 1024) {
+      return c.Fail(n.source(), prefix + "threads", "must be an integer from 1 to 1024");
+    }
+    *out = static_cast<int>(n.as_integer()->get());
+    return true;
+  });
+  c.ScalarOrList<double>(t, prefix, "target", &p.targets, [&](const toml::node& n, double* out) {
+    const double v = n.is_integer() ? static_cast<double>(n.as_integer()->get())
+                     : n.is_floating_point() ? n.as_floating_point()->get() : -1;
+    if (!n.is_number() || v < 0) {
+      return c.Fail(n.source(), prefix + "target", "must be a number of ops/s >= 0 (0 = unthrottled)");
+    }
+    *out = v;
+    return true;
+  });
+  c.ScalarOrList<std::string>(t, prefix, "cache", &p.caches,
+                              [&](const toml::node& n, std::string* out) {
+    if (!n.is_string() || (n.as_string()->get() != "cold" && n.as_string()->get() != "hot")) {
+      return c.Fail(n.source(), prefix + "cache", "must be \"cold\" or \"hot\"");
+    }
+    *out = n.as_string()->get();
+    return true;
+  });
+  if (c.String(t, prefix, "keys", &p.keys) && p.keys != "present" && p.keys != "absent" &&
+      p.keys != "repeat") {
+    c.Fail(t.get("keys")->source(), prefix + "keys", "must be present, absent or repeat");
+  }
+  c.String(t, prefix, "distribution", &p.distribution);
+  if (const toml::table* dp = t.get_as<toml::table>("distribution_params")) {
+    for (const auto& [k, v] : *dp) {
+      std::string text;
+      if (c.ScalarText(v, prefix + "distribution_params." + std::string(k.str()), &text)) {
+        p.distribution_params[std::string(k.str())] = text;
+      }
+    }
+  }
+  if (c.String(t, prefix, "sync", &p.sync) && p.sync != "none" && p.sync != "commit") {
+    c.Fail(t.get("sync")->source(), prefix + "sync", "must be none or commit");
+  }
+  c.Bool(t, prefix, "reopen", &p.reopen);
+  c.Bool(t, prefix, "table_per_thread", &p.table_per_thread);
+  if (c.String(t, prefix, "order", &p.order) && p.order != "index" && p.order != "shuffled") {
+    c.Fail(t.get("order")->source(), prefix + "order", "must be index or shuffled");
+  }
+  if (c.Integer(t, prefix, "limit", 1, &i64)) {
+    p.limit = static_cast<uint64_t>(i64);
+    p.limit_given = true;
+  }
+  if (c.String(t, prefix, "direction", &p.direction) && p.direction != "forward" &&
+      p.direction != "backward") {
+    c.Fail(t.get("direction")->source(), prefix + "direction", "must be forward or backward");
+  }
+  c.Bool(t, prefix, "values", &p.values);
+  c.Number(t, prefix, "from", 0, &p.from);
+  c.Number(t, prefix, "to", 0, &p.to);
+  if (c.Integer(t, prefix, "skip", 0, &i64)) p.skip = static_cast<uint64_t>(i64);
+  if (const toml::node* n = t.get("proportions")) {
+    const toml::table* pt = n->as_table();
+    if (pt == nullptr) {
+      c.Fail(n->source(), prefix + "proportions", "must be a table like { read = 0.5, update = 0.5 }");
+    } else {
+      c.OnlyKnownKeys(*pt, prefix + "proportions.", {"read", "update", "insert", "scan", "rmw"});
+      for (const auto& [k, v] : *pt) {
+        double d = 0;
+        const std::string key(k.str());
+        if (!v.is_number()) {
+          c.Fail(v.source(), prefix + "proportions." + key, "must be a number");
+          break;
+        }
+        d = v.is_integer() ? static_cast<double>(v.as_integer()->get()) : v.as_floating_point()->get();
+        if (d < 0) c.Fail(v.source(), prefix + "proportions." + key, "must be >= 0");
+        p.proportions[key] = d;
+      }
+    }
+  }
+  if (const toml::node* n = t.get("dataset")) {
+    const toml::table* d = n->as_table();
+    if (d == nullptr) {
+      c.Fail(n->source(), prefix + "dataset", "must be a table like { kind = \"timestamp\", count = 1000 }");
+    } else {
+      if (!c.String(*d, prefix + "dataset.", "kind", &p.dataset_kind) && c.ok()) {
+        c.Fail(n->source(), prefix + "dataset.kind", "missing");
+      }
+      for (const auto& [k, v] : *d) {
+        std::string text;
+        if (k.str() != "kind" && c.ScalarText(v, prefix + "dataset." + std::string(k.str()), &text)) {
+          p.dataset_params[std::string(k.str())] = text;
+        }
+      }
+      int64_t count = 0;
+      if (!c.Integer(*d, prefix + "dataset.", "count", 1, &count) && c.ok()) {
+        c.Fail(n->source(), prefix + "dataset.count", "missing (number of keys)");
+      }
+    }
+  }
+  c.Bool(t, prefix, "fresh", &p.fresh);
+  c.String(t, prefix, "schema", &p.schema);
+  if (c.String(t, prefix, "table", &p.table)) {
+    const bool valid = !p.table.empty() && p.table.size() <= 64 &&
+                       p.table.find_first_not_of("abcdefghijklmnopqrstuvwxyz"
+                                                 "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") ==
+                           std::string::npos;
+    if (!valid) c.Fail(t.get("table")->source(), prefix + "table", "must be 1-64 letters, digits or _");
+  }
+  if (c.Integer(t, prefix, "field", 0, &i64)) p.field = static_cast<uint32_t>(i64);
+  if (const toml::node* n = t.get("value")) {
+    if (!n->is_integer()) c.Fail(n->source(), prefix + "value", "must be an integer");
+    else p.value = n->as_integer()->get();
+  }
+  if (c.String(t, prefix, "set", &p.set) && p.set != "new" && p.set != "checked") {
+    c.Fail(t.get("set")->source(), prefix + "set", "must be new or checked");
+  }
+  c.Bool(t, prefix, "read_back", &p.read_back);
+  c.Bool(t, prefix, "delete_after", &p.delete_after);
+  if (!c.ok()) return;
+
+  // Cross-field checks.
+  const bool counted = p.op != "reorganize" && p.op != "reopen" && p.op != "sync" &&
+                       p.op != "record-index";
+  if (p.op.starts_with("record-") && (p.threads.size() != 1 || p.threads[0] != 1)) {
+    c.Fail(t.get("threads")->source(), prefix + "threads", "record phases run on one client thread");
+  }
+  if (p.op.starts_with("record-") && p.duration_s > 0) {
+    c.Fail(t.get("duration")->source(), prefix + "duration", "record phases take a count");
+  }
+  if (counted && p.count == 0 && p.duration_s <= 0) {
+    c.Fail(t.source(), prefix + "count", "give count >= 1 (or a duration in seconds)");
+  }
+  if (p.op == "mix") {
+    double sum = 0;
+    for (const auto& [k, v] : p.proportions) sum += v;
+    if (sum <= 0) c.Fail(t.source(), prefix + "proportions", "a mix needs proportions summing to > 0");
+  } else if (!p.proportions.empty()) {
+    c.Fail(t.get("proportions")->source(), prefix + "proportions", "only a mix phase takes proportions");
+  }
+  if (p.op == "range" && !(p.from < p.to && p.to <= 1)) {
+    c.Fail(t.source(), prefix + "from", "range needs 0 <= from < to <= 1");
+  }
+  if (p.op == "insert" && p.batch > 1 && p.threads.size() == 1 && p.threads[0] > 1) {
+    // Allowed: each thread commits its own batches.
+  }
+  w->phases.push_back(std::move(p));
+}
+
+}  // namespace
+
+Status ParseWorkload(const std::string& text, const std::string& path, Workload* out) {
+  toml::table root;
+  try {
+    root = toml::parse(text, path);
+  } catch (const toml::parse_error& e) {
+    const auto& where = e.source().begin;
+    return Status::InvalidArgument(path + ":" + std::to_string(where.line) + ":" +
+                                   std::to_string(where.column) + ": " +
+                                   std::string(e.description()));
+  }
+  Checker c(path);
+  Workload w;
+  w.file = path;
+  w.source = text;
+  c.OnlyKnownKeys(root, "", {"name", "description", "engines", "timeout", "dataset", "values",
+                             "options", "phase"});
+  c.String(root, "", "name", &w.name);
+  c.String(root, "", "description", &w.description);
+  c.Number(root, "", "timeout", 1, &w.timeout_s);
+  auto line_of = [&w](const std::string& field, const toml::node& n) {
+    w.field_lines[field] = static_cast<int>(n.source().begin.line);
+  };
+  if (const toml::node* n = root.get("engines")) line_of("engines", *n);
+  if (const toml::node* n = root.get("dataset")) line_of("dataset", *n);
+  if (const toml::node* n = root.get("values")) line_of("values", *n);
+  c.ScalarOrList<std::string>(root, "", "engines", &w.engines,
+                              [&](const toml::node& n, std::string* s) {
+    if (!n.is_string()) return c.Fail(n.source(), "engines", "must be engine names");
+    *s = n.as_string()->get();
+    return true;
+  });
+  if (const toml::node* n = root.get("dataset")) {
+    if (const toml::table* d = n->as_table()) {
+      c.String(*d, "dataset.", "kind", &w.dataset_kind);
+      for (const auto& [k, v] : *d) {
+        const std::string key(k.str());
+        if (key == "kind") continue;
+        std::string value;
+        if (c.ScalarText(v, "dataset." + key, &value)) w.dataset_params[key] = value;
+      }
+      int64_t i64 = 0;
+      if (c.Integer(*d, "dataset.", "count", 1, &i64)) w.dataset_count = static_cast<uint64_t>(i64);
+      if (c.Integer(*d, "dataset.", "seed", 0, &i64)) w.seed = static_cast<uint64_t>(i64);
+    } else {
+      c.Fail(n->source(), "dataset", "must be a table");
+    }
+  }
+  if (const toml::node* n = root.get("values")) {
+    if (const toml::table* v = n->as_table()) {
+      for (const auto& [k, node] : *v) {
+        std::string value;
+        if (c.ScalarText(node, "values." + std::string(k.str()), &value)) {
+          w.value_params[std::string(k.str())] = value;
+        }
+      }
+    } else {
+      c.Fail(n->source(), "values", "must be a table");
+    }
+  }
+  if (const toml::node* n = root.get("options")) {
+    if (const toml::table* o = n->as_table()) {
+      for (const auto& [engine, node] : *o) {
+        line_of("options." + std::string(engine.str()), node);
+        const toml::table* opts = node.as_table();
+        if (opts == nullptr) {
+          c.Fail(node.source(), "options." + std::string(engine.str()), "must be a table of options");
+          continue;
+        }
+        for (const auto& [k, v] : *opts) {
+          std::string value;
+          line_of("options." + std::string(engine.str()) + "." + std::string(k.str()), v);
+          if (c.ScalarText(v, "options." + std::string(engine.str()) + "." + std::string(k.str()),
+                           &value)) {
+            w.engine_options[std::string(engine.str())][std::string(k.str())] = value;
+          }
+        }
+      }
+    } else {
+      c.Fail(n->source(), "options", "must be a table");
+    }
+  }
+  if (const toml::node* n = root.get("phase")) {
+    const toml::array* phases = n->as_array();
+    if (phases == nullptr || !phases->is_array_of_tables()) {
+      c.Fail(n->source(), "phase", "must be a list of [[phase]] tables");
+    } else {
+      for (size_t i = 0; i < phases->size() && c.ok(); ++i) {
+        ParsePhase(c, *phases->at(i).as_table(), i, &w);
+      }
+    }
+  }
+  if (c.ok() && w.phases.empty()) c.Fail(root.source(), "phase", "a workload needs at least one [[phase]]");
+  // A phase's dataset holds for the phases after it until another names one.
+  for (size_t i = 1; i < w.phases.size(); ++i) {
+    PhaseSpec& p = w.phases[i];
+    if (p.dataset_kind.empty()) {
+      p.dataset_kind = w.phases[i - 1].dataset_kind;
+      p.dataset_params = w.phases[i - 1].dataset_params;
+    }
+  }
+  if (c.ok() && w.dataset_count == 0) c.Fail(root.source(), "dataset.count", "missing (number of keys)");
+  if (c.ok() && w.name.empty()) c.Fail(root.source(), "name", "missing");
+  if (!c.ok()) return Status::InvalidArgument(c.error());
+  *out = std::move(w);
+  return Status::OK();
+}
+
+std::string Workload::Where(const std::string& field) const {
+  const auto it = field_lines.find(field);
+  if (it == field_lines.end()) return file + ": ";
+  return file + ":" + std::to_string(it->second) + ": ";
+}
+
+Status LoadWorkloadFile(const std::string& path, Workload* out) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return Status::IOError(path + ": cannot be read");
+  std::stringstream buffer;
+  buffer << in.rdbuf();
+  return ParseWorkload(buffer.str(), path, out);
+}
+
+void ScaleWorkload(double scale, Workload* w) {
+  auto scaled = [scale](uint64_t v) -> uint64_t {
+    if (v == 0) return 0;
+    const auto s = static_cast<uint64_t>(std::llround(static_cast<double>(v) * scale));
+    return s < 1 ? 1 : s;
+  };
+  w->dataset_count = scaled(w->dataset_count);
+  w->dataset_params["count"] = std::to_string(w->dataset_count);
+  for (PhaseSpec& p : w->phases) {
+    p.count = scaled(p.count);
+    p.warmup = scaled(p.warmup);
+    p.skip = p.skip == 0 ? 0 : scaled(p.skip);
+    if (!p.dataset_kind.empty()) {
+      p.dataset_params["count"] = std::to_string(scaled(std::stoull(p.dataset_params["count"])));
+    }
+    if (p.duration_s > 0) p.duration_s *= scale;
+  }
+}
+
+}  // namespace kvbench::runner

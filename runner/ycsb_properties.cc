@@ -1,0 +1,375 @@
+#include "runner/ycsb_properties.h"
+
+#include "common/strings.h"
+
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+namespace kvbench::runner {
+
+namespace {
+
+bool IsBlank(char c) { return c == ' ' || c == '\t' || c == '\f'; }
+
+// Undoes Properties escapes (\t \n \r \f \uXXXX for ASCII, \x = x).
+std::string Unescape(const std::string& s) {
+  std::string out;
+  for (size_t i = 0; i < s.size(); ++i) {
+    if (s[i] != '\\' || i + 1 == s.size()) {
+      out.push_back(s[i]);
+      continue;
+    }
+    const char c = s[++i];
+    switch (c) {
+      case 't': out.push_back('\t'); break;
+      case 'n': out.push_back('\n'); break;
+      case 'r': out.push_back('\r'); break;
+      case 'f': out.push_back('\f'); break;
+      case 'u':
+        if (i + 4 < s.size()) {
+          const unsigned long code = std::strtoul(s.substr(i + 1, 4).c_str(), nullptr, 16);
+          if (code < 0x80) out.push_back(static_cast<char>(code));
+          i += 4;
+        }
+        break;
+      default: out.push_back(c);
+    }
+  }
+  return out;
+}
+
+// Ends in an odd number of backslashes: continues on the next line.
+bool Continues(const std::string& line) {
+  size_t n = 0;
+  for (size_t i = line.size(); i > 0 && line[i - 1] == '\\'; --i) ++n;
+  return n % 2 == 1;
+}
+
+const std::set<std::string> kKnown = {
+    "workload", "recordcount", "operationcount", "insertstart", "insertcount", "fieldcount",
+    "fieldlength", "fieldlengthdistribution", "readproportion", "updateproportion",
+    "insertproportion", "scanproportion", "readmodifywriteproportion", "requestdistribution",
+    "hotspotdatafraction", "hotspotopnfraction", "exponential.percentile", "exponential.frac",
+    "minscanlength", "maxscanlength", "scanlengthdistribution", "insertorder", "zeropadding",
+    "readallfields", "writeallfields", "threadcount", "target", "maxexecutiontime"};
+
+// CoreWorkload's defaults (insertcount's depends on recordcount and insertstart).
+const std::map<std::string, std::string> kDefaults = {
+    {"workload", "site.ycsb.workloads.CoreWorkload"},
+    {"recordcount", "0"}, {"operationcount", "0"}, {"insertstart", "0"},
+    {"fieldcount", "10"}, {"fieldlength", "100"}, {"fieldlengthdistribution", "constant"},
+    {"readproportion", "0.95"}, {"updateproportion", "0.05"}, {"insertproportion", "0"},
+    {"scanproportion", "0"}, {"readmodifywriteproportion", "0"},
+    {"requestdistribution", "uniform"}, {"hotspotdatafraction", "0.2"},
+    {"hotspotopnfraction", "0.8"}, {"exponential.percentile", "95"},
+    {"exponential.frac", "0.8571428571"}, {"minscanlength", "1"}, {"maxscanlength", "1000"},
+    {"scanlengthdistribution", "uniform"}, {"insertorder", "hashed"}, {"zeropadding", "1"},
+    {"readallfields", "true"}, {"writeallfields", "false"}, {"threadcount", "1"},
+    {"target", "0"}, {"maxexecutiontime", "0"}};
+
+// Typed reads of the resolved properties; the first error wins.
+class Reader {
+ public:
+  Reader(const std::string& path, const Properties& props) : path_(path), props_(props) {}
+
+  const std::string& Text(const std::string& name) {
+    static const std::string kEmpty;
+    const auto it = props_.find(name);
+    if (it != props_.end()) return it->second.value;
+    const auto d = kDefaults.find(name);
+    return d == kDefaults.end() ? kEmpty : d->second;
+  }
+
+  bool Fail(const std::string& name, const std::string& msg) {
+    if (!error_.empty()) return false;
+    const auto it = props_.find(name);
+    std::string where = path_;
+    if (it != props_.end()) {
+      where += it->second.line > 0 ? ":" + std::to_string(it->second.line)
+                                   : ": -p " + name + "=" + it->second.value;
+    }
+    error_ = where + ": property '" + name + "': " + msg;
+    return false;
+  }
+
+  // Java's Long.parseLong, and >= min.
+  uint64_t Count(const std::string& name, int64_t min = 0) {
+    const std::string& s = Text(name);
+    errno = 0;
+    char* end = nullptr;
+    const long long v = std::strtoll(s.c_str(), &end, 10);
+    if (s.empty() || *end != '\0' || errno != 0 || IsBlank(s[0])) {
+      Fail(name, "'" + s + "' is not an integer");
+      return 0;
+    }
+    if (v < min) {
+      Fail(name, "must be >= " + std::to_string(min) + " (is " + s + ")");
+      return 0;
+    }
+    return static_cast<uint64_t>(v);
+  }
+
+  // Java's Double.parseDouble (finite), within [min, max].
+  double Number(const std::string& name, double min = 0, double max = HUGE_VAL) {
+    const std::string& s = Text(name);
+    char* end = nullptr;
+    const double v = std::strtod(s.c_str(), &end);
+    if (s.empty() || *end != '\0' || !std::isfinite(v) || IsBlank(s[0])) {
+      Fail(name, "'" + s + "' is not a number");
+      return 0;
+    }
+    if (v < min || v > max) {
+      Fail(name, "must be " + (max == HUGE_VAL ? ">= " + Format(min)
+                                               : "from " + Format(min) + " to " + Format(max)) +
+                     " (is " + s + ")");
+      return 0;
+    }
+    return v;
+  }
+
+  // Java's Boolean.parseBoolean: "true" in any case, anything else false.
+  bool Bool(const std::string& name) {
+    return ToLower(Text(name)) == "true";
+  }
+
+  std::string Choice(const std::string& name, const std::vector<std::string>& known) {
+    const std::string& s = Text(name);
+    for (const std::string& k : known) {
+      if (s == k) return s;
+    }
+    std::string list;
+    for (const std::string& k : known) list += (list.empty() ? "" : ", ") + k;
+    Fail(name, "unknown value '" + s + "' (known: " + list + ")");
+    return known[0];
+  }
+
+  bool ok() const { return error_.empty(); }
+  const std::string& error() const { return error_; }
+
+  static std::string Format(double v) {
+    std::ostringstream os;
+    os << v;
+    return os.str();
+  }
+
+ private:
+  const std::string& path_;
+  const Properties& props_;
+  std::string error_;
+};
+
+std::string Num(double v) { return Reader::Format(v); }
+
+}  // namespace
+
+Properties ParseProperties(const std::string& text) {
+  Properties out;
+  std::istringstream in(text);
+  std::string raw;
+  int line_no = 0;
+  while (std::getline(in, raw)) {
+    ++line_no;
+    const int first_line = line_no;
+    if (!raw.empty() && raw.back() == '\r') raw.pop_back();
+    size_t start = 0;
+    while (start < raw.size() && IsBlank(raw[start])) ++start;
+    if (start == raw.size() || raw[start] == '#' || raw[start] == '!') continue;
+    std::string logical = raw.substr(start);
+    while (Continues(logical)) {
+      logical.pop_back();
+      std::string next;
+      if (!std::getline(in, next)) break;
+      ++line_no;
+      if (!next.empty() && next.back() == '\r') next.pop_back();
+      size_t s = 0;
+      while (s < next.size() && IsBlank(next[s])) ++s;
+      logical += next.substr(s);
+    }
+    // The key ends at the first unescaped '=', ':' or blank.
+    size_t k = 0;
+    while (k < logical.size()) {
+      if (logical[k] == '\\') {
+        k += 2;
+        continue;
+      }
+      if (logical[k] == '=' || logical[k] == ':' || IsBlank(logical[k])) break;
+      ++k;
+    }
+    const std::string key = Unescape(logical.substr(0, std::min(k, logical.size())));
+    size_t v = k;
+    while (v < logical.size() && IsBlank(logical[v])) ++v;
+    if (v < logical.size() && (logical[v] == '=' || logical[v] == ':')) ++v;
+    while (v < logical.size() && IsBlank(logical[v])) ++v;
+    out[key] = {Unescape(v < logical.size() ? logical.substr(v) : ""), first_line};
+  }
+  return out;
+}
+
+bool IsYcsbPropertyFile(const std::string& path) {
+  return !(path.size() >= 5 && path.compare(path.size() - 5, 5, ".toml") == 0);
+}
+
+Status ParsePropertyOverride(const std::string& arg, std::string* name, std::string* value) {
+  const size_t eq = arg.find('=');
+  if (eq == std::string::npos || eq == 0) {
+    return Status::InvalidArgument("-p " + arg + ": expected name=value");
+  }
+  *name = arg.substr(0, eq);
+  *value = arg.substr(eq + 1);
+  return Status::OK();
+}
+
+Status LoadYcsbWorkload(const std::string& path, const std::vector<std::string>& overrides,
+                        Workload* out) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return Status::IOError(path + ": cannot be read");
+  std::stringstream buffer;
+  buffer << in.rdbuf();
+  return YcsbWorkloadFromText(buffer.str(), path, overrides, out);
+}
+
+Status YcsbWorkloadFromText(const std::string& text, const std::string& path,
+                            const std::vector<std::string>& overrides, Workload* out) {
+  Properties props = ParseProperties(text);
+  for (const std::string& arg : overrides) {
+    std::string name, value;
+    KVBENCH_RETURN_IF_ERROR(ParsePropertyOverride(arg, &name, &value));
+    props[name] = {value, 0};
+  }
+  Reader r(path, props);
+  const std::string& cls = r.Text("workload");
+  if (cls != "site.ycsb.workloads.CoreWorkload" && cls != "com.yahoo.ycsb.workloads.CoreWorkload") {
+    r.Fail("workload", "'" + cls + "' is not supported (kvbench runs site.ycsb.workloads."
+                       "CoreWorkload, also spelt com.yahoo.ycsb.workloads.CoreWorkload)");
+  }
+  const uint64_t recordcount = r.Count("recordcount", 1);
+  const uint64_t operationcount = r.Count("operationcount");
+  const uint64_t insertstart = r.Count("insertstart");
+  if (r.ok() && !props.contains("insertcount")) {
+    if (insertstart > recordcount) r.Fail("insertstart", "is beyond recordcount");
+    props["insertcount"] = {std::to_string(recordcount - insertstart), -1};
+  }
+  const uint64_t insertcount = r.Count("insertcount");
+  const uint64_t fieldcount = r.Count("fieldcount", 1);
+  if (fieldcount > 65535) r.Fail("fieldcount", "must be <= 65535");
+  const uint64_t fieldlength = r.Count("fieldlength", 1);
+  const std::string length_dist =
+      r.Choice("fieldlengthdistribution", {"constant", "uniform", "zipfian"});
+  std::map<std::string, double> proportions = {
+      {"read", r.Number("readproportion")},
+      {"update", r.Number("updateproportion")},
+      {"insert", r.Number("insertproportion")},
+      {"scan", r.Number("scanproportion")},
+      {"rmw", r.Number("readmodifywriteproportion")}};
+  const std::string distribution =
+      r.Choice("requestdistribution",
+               {"uniform", "zipfian", "latest", "hotspot", "sequential", "exponential"});
+  const double hot_data = r.Number("hotspotdatafraction", 0, 1);
+  const double hot_opn = r.Number("hotspotopnfraction", 0, 1);
+  const double percentile = r.Number("exponential.percentile", 0, 100);
+  const double frac = r.Number("exponential.frac", 0);
+  const uint64_t min_scan = r.Count("minscanlength", 1);
+  const uint64_t max_scan = r.Count("maxscanlength", 1);
+  if (r.ok() && min_scan > max_scan) r.Fail("minscanlength", "is above maxscanlength");
+  const std::string scan_dist = r.Choice("scanlengthdistribution", {"uniform", "zipfian"});
+  const std::string insertorder = r.Choice("insertorder", {"hashed", "ordered"});
+  const uint64_t zeropadding = r.Count("zeropadding", 1);
+  const bool read_all = r.Bool("readallfields");
+  const bool write_all = r.Bool("writeallfields");
+  const uint64_t threads = r.Count("threadcount", 1);
+  if (threads > 1024) r.Fail("threadcount", "must be <= 1024");
+  const double target = r.Number("target");
+  const double max_seconds = r.Number("maxexecutiontime");
+  if (r.ok() && operationcount == 0 && max_seconds <= 0) {
+    r.Fail("operationcount", "give operationcount >= 1 (or maxexecutiontime in seconds)");
+  }
+  double sum = 0;
+  for (const auto& [k, v] : proportions) sum += v;
+  if (r.ok() && sum <= 0) r.Fail("readproportion", "the operation proportions sum to 0");
+  if (!r.ok()) return Status::InvalidArgument(r.error());
+
+  Workload w;
+  w.file = path;
+  w.source = text;
+  w.name = std::filesystem::path(path).filename().string();
+  w.description = "YCSB core workload " + w.name;
+  w.dataset_kind = "ycsb";
+  w.dataset_count = recordcount;
+  w.dataset_params = {{"insertorder", insertorder}, {"zeropadding", std::to_string(zeropadding)}};
+  // One value is one field; runner/ycsb_record.h lays fieldcount of them out
+  // as a record. YCSB's field bytes are random: nothing compresses.
+  w.value_params = {{"compressibility", "0"}};
+  if (length_dist == "constant") {
+    w.value_params["size"] = std::to_string(fieldlength);
+  } else {
+    w.value_params["size_distribution"] = length_dist;
+    w.value_params["min_size"] = "1";
+    w.value_params["max_size"] = std::to_string(fieldlength);
+  }
+
+  YcsbPhaseSpec y;
+  y.field_count = static_cast<uint32_t>(fieldcount);
+  y.read_all_fields = read_all;
+  y.write_all_fields = write_all;
+  y.min_scan_length = min_scan;
+  y.max_scan_length = max_scan;
+  y.scan_length_distribution = scan_dist;
+
+  if (insertcount > 0) {
+    PhaseSpec load;
+    load.name = "load";
+    load.op = "insert";
+    load.count = insertcount;
+    load.threads = {static_cast<int>(threads)};
+    load.targets = {target};
+    load.ycsb = y;
+    load.ycsb->first_insert = insertstart;
+    w.phases.push_back(std::move(load));
+  }
+  PhaseSpec run;
+  run.name = "run";
+  run.op = "mix";
+  run.count = operationcount;
+  if (operationcount == 0) run.duration_s = max_seconds;
+  run.threads = {static_cast<int>(threads)};
+  run.targets = {target};
+  for (const auto& [k, v] : proportions) {
+    if (v > 0) run.proportions[k] = v;
+  }
+  run.distribution = distribution;
+  if (distribution == "hotspot") {
+    run.distribution_params = {{"hotsetfraction", Num(hot_data)}, {"hotopnfraction", Num(hot_opn)}};
+  } else if (distribution == "exponential") {
+    run.distribution_params = {{"percentile", Num(percentile)}, {"frac", Num(frac)}};
+  }
+  run.ycsb = y;
+  run.ycsb->first_insert = recordcount;
+  if (distribution == "zipfian") {
+    const auto expected_new_keys =
+        static_cast<uint64_t>(static_cast<double>(operationcount) * proportions["insert"] * 2.0);
+    run.ycsb->key_space = insertcount + expected_new_keys + 1;
+  } else if (distribution == "latest" || distribution == "exponential") {
+    run.ycsb->key_space = recordcount;
+  } else {
+    run.ycsb->key_space = insertcount == 0 ? recordcount : insertcount;
+  }
+  w.phases.push_back(std::move(run));
+
+  for (const auto& [k, v] : kDefaults) w.ycsb_properties[k] = v;
+  for (const auto& [k, v] : props) {
+    if (kKnown.contains(k)) {
+      w.ycsb_properties[k] = v.value;
+    } else {
+      w.ycsb_unused.push_back(k);
+    }
+  }
+  *out = std::move(w);
+  return Status::OK();
+}
+
+}  // namespace kvbench::runner
