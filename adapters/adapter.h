@@ -145,6 +145,13 @@ class Adapter {
   // options it was opened with).
   virtual Capabilities capabilities() const = 0;
 
+  // Checks resolved option values (types, ranges, enumerations, conflicts
+  // between options) without touching any file, so `kvbench validate` and
+  // `kvbench run` refuse a bad value before any engine starts. Must accept
+  // exactly what Open() accepts: implement both with one parser of the
+  // adapter's settings. InvalidArgument "option 'x': ..." naming the option.
+  virtual Status CheckOptions(const EngineOptions& options) const = 0;
+
   // Opens or creates the database in request.directory. InvalidArgument for an
   // option value the engine rejects (the message names the option).
   virtual Status Open(const OpenRequest& request) = 0;

@@ -136,6 +136,19 @@ Status PlanRun(const std::string& path, const RunOverrides& overrides, RunPlan* 
       return Status::InvalidArgument(w.Where(field) + "field '" + field + "': " +
                                      resolved_ok.message());
     }
+    // Values are checked here, before any engine starts, by the adapter's
+    // own parser: a bad value for the last engine fails the plan, not the run.
+    if (Status checked = adapter->CheckOptions(resolved); !checked.ok()) {
+      std::string field = "options." + name;
+      for (const auto& [key, value] : given) {
+        if (checked.message().find("'" + key + "'") != std::string::npos) {
+          field += "." + key;
+          break;
+        }
+      }
+      return Status::InvalidArgument(w.Where(field) + "engine '" + name + "': " +
+                                     checked.message());
+    }
     results::EngineRun er;
     er.name = name;
     er.library_version = adapter->LibraryVersion();

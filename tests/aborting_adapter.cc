@@ -40,6 +40,7 @@ class AbortingAdapter final : public Adapter {
  public:
   std::string LibraryVersion() const override { return "test"; }
   std::vector<OptionSpec> OptionSpecs() const override { return {}; }
+  Status CheckOptions(const EngineOptions&) const override { return Status::OK(); }
   Capabilities capabilities() const override { return Capabilities{}; }
   Status Open(const OpenRequest&) override { return Status::OK(); }
   Status Close() override { return Status::OK(); }

@@ -149,6 +149,16 @@ TEST_F(RunnerTest, BadInputExitsWithTwoAndWritesNothing) {
   EXPECT_FALSE(fs::exists(out_ + "/results.json"));
 }
 
+// A bad value for the last engine fails the plan before the first engine runs
+// (it used to fail inside sqlite's child after lmdb had run).
+TEST_F(RunnerTest, BadOptionValueOfALaterEngineFailsBeforeAnyEngineRuns) {
+  EXPECT_EQ(Run(std::string(kSmall) + "[options.sqlite]\n\"sqlite.journal_mode\" = \"wall\"\n",
+                {"lmdb", "sqlite"}),
+            2);
+  EXPECT_FALSE(fs::exists(out_ + "/results.json"));
+  EXPECT_FALSE(fs::exists(out_ + "/data"));
+}
+
 TEST_F(RunnerTest, UnorderedEnginesReportScansAsUnsupported) {
   ASSERT_EQ(Run(std::string(kSmall) + "[[phase]]\nname = \"scan\"\nop = \"scan\"\ncount = 10\n",
                 {"bdb-hash", "stdmap"}),

@@ -307,6 +307,10 @@ class BdbAdapter final : public Adapter {
   std::string LibraryVersion() const override { return db_version(nullptr, nullptr, nullptr); }
 
   std::vector<OptionSpec> OptionSpecs() const override { return BdbOptionSpecs(shared_.type); }
+  Status CheckOptions(const EngineOptions& options) const override {
+    BdbSettings ignored;
+    return ParseBdbSettings(options, shared_.type, &ignored);
+  }
 
   Capabilities capabilities() const override {
     Capabilities c;

@@ -324,6 +324,10 @@ class LmdbAdapter final : public Adapter {
  public:
   std::string LibraryVersion() const override { return mdb_version(nullptr, nullptr, nullptr); }
   std::vector<OptionSpec> OptionSpecs() const override { return LmdbOptionSpecs(); }
+  Status CheckOptions(const EngineOptions& options) const override {
+    LmdbSettings ignored;
+    return ParseLmdbSettings(options, &ignored);
+  }
 
   Capabilities capabilities() const override {
     Capabilities c;

@@ -33,13 +33,15 @@ namespace kvbench {
 
 // The lmdb adapter's options, parsed.
 struct LmdbSettings {
+  // Filled only by the adapter's parser from resolved options: the defaults
+  // live once, in the OptionSpecs (`kvbench engines -v` shows them).
   // Performance.
-  uint64_t map_size = uint64_t{1} << 30;  // initial map; doubled whenever a write finds it full
+  uint64_t map_size = 0;        // initial map; doubled whenever a write finds it full
   bool sync_on_commit = false;  // false: MDB_NOSYNC (the design's default: no sync per commit)
   bool no_meta_sync = false;    // MDB_NOMETASYNC: with syncing, skip the meta page's fsync
   bool write_map = false;       // MDB_WRITEMAP: write through the map instead of write()
   bool no_readahead = false;    // MDB_NORDAHEAD: for databases larger than RAM
-  int64_t max_readers = 126;    // reader slots: one per session (LMDB's default count)
+  int64_t max_readers = 0;      // reader slots: one per session
   // Behaviour.
   bool append = false;  // MDB_APPEND on puts: keys must come in ascending order
 };

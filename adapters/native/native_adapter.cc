@@ -148,6 +148,24 @@ class NativeSession final : public Session {
   NativeSessionLock lock_;
 };
 
+// The adapter's one parser of its options: Open() and CheckOptions() both use it.
+Status ParseNativeOptions(const EngineOptions& o, nativedb::Options* out) {
+  KVBENCH_RETURN_IF_ERROR(o.GetBytes("native.size", &out->size));
+  KVBENCH_RETURN_IF_ERROR(o.GetBytes("native.max_size", &out->max_size));
+  KVBENCH_RETURN_IF_ERROR(o.GetBool("native.prefault", &out->prefault));
+  KVBENCH_RETURN_IF_ERROR(o.GetBool("native.huge_pages", &out->huge_pages));
+  if (out->size < nativedb::kMinArenaSize) {
+    return Status::InvalidArgument("option 'native.size': " + std::to_string(out->size) +
+                                   " is below the minimum of " +
+                                   std::to_string(nativedb::kMinArenaSize));
+  }
+  if (out->max_size != 0 && out->max_size < out->size) {
+    return Status::InvalidArgument("option 'native.max_size': smaller than native.size");
+  }
+  out->shm_name = o.GetString("native.shm_name");
+  return Status::OK();
+}
+
 class NativeAdapter final : public Adapter {
  public:
   std::string LibraryVersion() const override { return "nativedb (arena format 1)"; }
@@ -169,6 +187,11 @@ class NativeAdapter final : public Adapter {
     };
   }
 
+  Status CheckOptions(const EngineOptions& options) const override {
+    nativedb::Options ignored;
+    return ParseNativeOptions(options, &ignored);
+  }
+
   Capabilities capabilities() const override {
     Capabilities c;
     c.ordered = true;  // the key index is a B+tree in unsigned byte order
@@ -183,13 +206,8 @@ class NativeAdapter final : public Adapter {
 
   Status Open(const OpenRequest& request) override {
     if (database_ != nullptr) return Status::InvalidArgument("native: already open");
-    const EngineOptions& o = request.options;
     nativedb::Options options;
-    KVBENCH_RETURN_IF_ERROR(o.GetBytes("native.size", &options.size));
-    KVBENCH_RETURN_IF_ERROR(o.GetBytes("native.max_size", &options.max_size));
-    KVBENCH_RETURN_IF_ERROR(o.GetBool("native.prefault", &options.prefault));
-    KVBENCH_RETURN_IF_ERROR(o.GetBool("native.huge_pages", &options.huge_pages));
-    options.shm_name = o.GetString("native.shm_name");
+    KVBENCH_RETURN_IF_ERROR(ParseNativeOptions(request.options, &options));
     if (!options.shm_name.empty()) {
       // The run owns the name: a segment left by an earlier, crashed run goes.
       options.remove_shm_on_close = true;

@@ -25,6 +25,7 @@ class NullAdapter final : public Adapter {
  public:
   std::string LibraryVersion() const override { return "-"; }
   std::vector<OptionSpec> OptionSpecs() const override { return {}; }
+  Status CheckOptions(const EngineOptions&) const override { return Status::OK(); }
   Capabilities capabilities() const override {
     Capabilities c;
     c.stores_data = false;

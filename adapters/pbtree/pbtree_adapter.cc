@@ -134,6 +134,40 @@ class PbtreeSession final : public Session {
   std::unique_lock<std::mutex> writer_lock_;
 };
 
+// The adapter's one parser of its options: Open() and CheckOptions() both use it.
+Status ParsePbtreeOptions(const EngineOptions& options, pbtree::Options* out) {
+  uint64_t page_size = 0, cache = 0;
+  int64_t interval = 0, internal_interval = 0;
+  KVBENCH_RETURN_IF_ERROR(options.GetBytes("pbtree.page_size", &page_size));
+  KVBENCH_RETURN_IF_ERROR(options.GetBytes("pbtree.cache_size", &cache));
+  KVBENCH_RETURN_IF_ERROR(options.GetInt64("pbtree.restart_interval", &interval));
+  KVBENCH_RETURN_IF_ERROR(
+      options.GetInt64("pbtree.internal_restart_interval", &internal_interval));
+  if (page_size != 4096 && page_size != 8192 && page_size != 16384 && page_size != 32768) {
+    return Status::InvalidArgument("option 'pbtree.page_size': " + std::to_string(page_size) +
+                                   " (must be 4096, 8192, 16384 or 32768)");
+  }
+  if (interval < 1 || interval > 1024) {
+    return Status::InvalidArgument("option 'pbtree.restart_interval': must be 1..1024");
+  }
+  if (internal_interval < 1 || internal_interval > 1024) {
+    return Status::InvalidArgument("option 'pbtree.internal_restart_interval': must be 1..1024");
+  }
+  const std::string sync = options.GetString("pbtree.sync");
+  if (sync == "none") {
+    out->sync = pbtree::SyncMode::kNone;
+  } else if (sync == "commit") {
+    out->sync = pbtree::SyncMode::kCommit;
+  } else {
+    return Status::InvalidArgument("option 'pbtree.sync': '" + sync + "' (must be none or commit)");
+  }
+  out->page_size = static_cast<uint32_t>(page_size);
+  out->cache_bytes = cache;
+  out->leaf_restart_interval = static_cast<uint32_t>(interval);
+  out->internal_restart_interval = static_cast<uint32_t>(internal_interval);
+  return Status::OK();
+}
+
 class PbtreeAdapter final : public Adapter {
  public:
   std::string LibraryVersion() const override { return "pbtree 1 (file format 1)"; }
@@ -155,6 +189,11 @@ class PbtreeAdapter final : public Adapter {
     };
   }
 
+  Status CheckOptions(const EngineOptions& options) const override {
+    pbtree::Options ignored;
+    return ParsePbtreeOptions(options, &ignored);
+  }
+
   Capabilities capabilities() const override {
     Capabilities c;
     c.ordered = true;
@@ -167,35 +206,7 @@ class PbtreeAdapter final : public Adapter {
   Status Open(const OpenRequest& request) override {
     if (shared_.db != nullptr) return Status::InvalidArgument("pbtree: already open");
     pbtree::Options options;
-    uint64_t page_size = 0, cache = 0;
-    int64_t interval = 0, internal_interval = 0;
-    KVBENCH_RETURN_IF_ERROR(request.options.GetBytes("pbtree.page_size", &page_size));
-    KVBENCH_RETURN_IF_ERROR(request.options.GetBytes("pbtree.cache_size", &cache));
-    KVBENCH_RETURN_IF_ERROR(request.options.GetInt64("pbtree.restart_interval", &interval));
-    KVBENCH_RETURN_IF_ERROR(
-        request.options.GetInt64("pbtree.internal_restart_interval", &internal_interval));
-    if (page_size != 4096 && page_size != 8192 && page_size != 16384 && page_size != 32768) {
-      return Status::InvalidArgument("pbtree.page_size: " + std::to_string(page_size) +
-                                     " (must be 4096, 8192, 16384 or 32768)");
-    }
-    if (interval < 1 || interval > 1024) {
-      return Status::InvalidArgument("pbtree.restart_interval: must be 1..1024");
-    }
-    if (internal_interval < 1 || internal_interval > 1024) {
-      return Status::InvalidArgument("pbtree.internal_restart_interval: must be 1..1024");
-    }
-    const std::string sync = request.options.GetString("pbtree.sync");
-    if (sync == "none") {
-      options.sync = pbtree::SyncMode::kNone;
-    } else if (sync == "commit") {
-      options.sync = pbtree::SyncMode::kCommit;
-    } else {
-      return Status::InvalidArgument("pbtree.sync: '" + sync + "' (must be none or commit)");
-    }
-    options.page_size = static_cast<uint32_t>(page_size);
-    options.cache_bytes = cache;
-    options.leaf_restart_interval = static_cast<uint32_t>(interval);
-    options.internal_restart_interval = static_cast<uint32_t>(internal_interval);
+    KVBENCH_RETURN_IF_ERROR(ParsePbtreeOptions(request.options, &options));
     directory_ = request.directory;
     return FromPbtree(pbtree::DB::Open(options, JoinPath(directory_, "pbtree.db"), &shared_.db));
   }

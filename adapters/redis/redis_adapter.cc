@@ -218,6 +218,11 @@ Status ParseRedisSettings(const EngineOptions& options, RedisSettings* settings)
     return Status::InvalidArgument(
         "option 'redis.server': empty (and no redis.host to connect to)");
   }
+  if (parsed.host.empty()) {
+    std::string path;
+    KVBENCH_RETURN_IF_ERROR(ResolveRedisServerBinary(parsed.server_binary, &path)
+                                .WithContext("option 'redis.server'"));
+  }
   KVBENCH_RETURN_IF_ERROR(GetMilliseconds(options, "redis.timeout_ms", 0, &parsed.timeout_ms));
   KVBENCH_RETURN_IF_ERROR(
       GetMilliseconds(options, "redis.start_timeout_ms", 1, &parsed.start_timeout_ms));

@@ -15,14 +15,16 @@ namespace kvbench {
 
 // The redis adapter's options, parsed.
 struct RedisSettings {
+  // Filled only by the adapter's parser from resolved options: the defaults
+  // live once, in the OptionSpecs (`kvbench engines -v` shows them).
   // Behaviour.
-  std::string host;    // empty: start a private server; set: connect to this one
-  int port = 6379;     // with `host`
-  bool flush = false;  // with `host`: FLUSHDB on Open
-  std::string server_binary = "/usr/bin/redis-server";  // without `host`
+  std::string host;           // empty: start a private server; set: connect to this one
+  int port = 0;               // with `host`
+  bool flush = false;         // with `host`: FLUSHDB on Open
+  std::string server_binary;  // without `host`
   // Performance and robustness.
-  int timeout_ms = 30000;        // connect and per-reply bound; 0: none
-  int start_timeout_ms = 10000;  // a started server must answer within this
+  int timeout_ms = 0;        // connect and per-reply bound; 0: none
+  int start_timeout_ms = 0;  // a started server must answer within this
 };
 
 std::vector<OptionSpec> RedisOptionSpecs();
@@ -38,6 +40,10 @@ class RedisAdapter final : public Adapter {
 
   std::string LibraryVersion() const override;
   std::vector<OptionSpec> OptionSpecs() const override { return RedisOptionSpecs(); }
+  Status CheckOptions(const EngineOptions& options) const override {
+    RedisSettings ignored;
+    return ParseRedisSettings(options, &ignored);
+  }
   Capabilities capabilities() const override;
 
   Status Open(const OpenRequest& request) override;

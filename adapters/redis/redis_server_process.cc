@@ -39,33 +39,6 @@ int RunnableError(const std::string& path) {
   return 0;
 }
 
-// A path is checked as given; a bare name is looked up in $PATH, as a shell
-// would, so the child can execv() without searching.
-Status ResolveBinary(const std::string& name, std::string* path) {
-  const std::string what = "redis-server binary '" + name + "'";
-  if (name.empty()) return Status::InvalidArgument("redis-server binary: empty name");
-  if (name.find('/') != std::string::npos) {
-    const int err = RunnableError(name);
-    if (err != 0) return Status::InvalidArgument(what + ": cannot run it: " + std::strerror(err));
-    *path = name;
-    return Status::OK();
-  }
-  const char* env = std::getenv("PATH");
-  const std::string dirs = env != nullptr ? env : "/usr/local/bin:/usr/bin:/bin";
-  size_t pos = 0;
-  while (pos <= dirs.size()) {
-    size_t end = dirs.find(':', pos);
-    if (end == std::string::npos) end = dirs.size();
-    const std::string candidate = JoinPath(end > pos ? dirs.substr(pos, end - pos) : ".", name);
-    if (RunnableError(candidate) == 0) {
-      *path = candidate;
-      return Status::OK();
-    }
-    pos = end + 1;
-  }
-  return Status::InvalidArgument(what + ": not found in $PATH (" + dirs + ")");
-}
-
 // A port no socket is bound to right now: the kernel's choice for port 0.
 Status PickFreePort(int* port) {
   const int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
@@ -97,6 +70,33 @@ std::string DescribeWaitStatus(int status) {
 
 }  // namespace
 
+// A path is checked as given; a bare name is looked up in $PATH, as a shell
+// would, so the child can execv() without searching.
+Status ResolveRedisServerBinary(const std::string& name, std::string* path) {
+  const std::string what = "redis-server binary '" + name + "'";
+  if (name.empty()) return Status::InvalidArgument("redis-server binary: empty name");
+  if (name.find('/') != std::string::npos) {
+    const int err = RunnableError(name);
+    if (err != 0) return Status::InvalidArgument(what + ": cannot run it: " + std::strerror(err));
+    *path = name;
+    return Status::OK();
+  }
+  const char* env = std::getenv("PATH");
+  const std::string dirs = env != nullptr ? env : "/usr/local/bin:/usr/bin:/bin";
+  size_t pos = 0;
+  while (pos <= dirs.size()) {
+    size_t end = dirs.find(':', pos);
+    if (end == std::string::npos) end = dirs.size();
+    const std::string candidate = JoinPath(end > pos ? dirs.substr(pos, end - pos) : ".", name);
+    if (RunnableError(candidate) == 0) {
+      *path = candidate;
+      return Status::OK();
+    }
+    pos = end + 1;
+  }
+  return Status::InvalidArgument(what + ": not found in $PATH (" + dirs + ")");
+}
+
 std::string RedisServerProcess::log_path() const { return JoinPath(settings_.directory, kLogFile); }
 
 Status RedisServerProcess::Start(const RedisServerSettings& settings) {
@@ -104,7 +104,7 @@ Status RedisServerProcess::Start(const RedisServerSettings& settings) {
   settings_ = settings;
   version_.clear();
   std::string binary;
-  KVBENCH_RETURN_IF_ERROR(ResolveBinary(settings.binary, &binary));
+  KVBENCH_RETURN_IF_ERROR(ResolveRedisServerBinary(settings.binary, &binary));
   Status s;
   for (int attempt = 0; attempt < kPortAttempts; ++attempt) {
     int port = 0;

@@ -30,6 +30,11 @@
 
 namespace kvbench {
 
+// The redis-server to run: a path is checked as given, a bare name is looked
+// up in $PATH, as a shell would. InvalidArgument naming the binary when it
+// cannot be run.
+Status ResolveRedisServerBinary(const std::string& name, std::string* path);
+
 struct RedisServerSettings {
   std::string binary = "/usr/bin/redis-server";  // a path, or a name looked up in $PATH
   std::string directory;                         // exists; working dir and log

@@ -200,6 +200,10 @@ class SqliteAdapter final : public Adapter {
 
   std::string LibraryVersion() const override { return sqlite3_libversion(); }
   std::vector<OptionSpec> OptionSpecs() const override { return SqliteOptionSpecs(); }
+  Status CheckOptions(const EngineOptions& options) const override {
+    SqliteSettings ignored;
+    return ParseSqliteSettings(options, &ignored);
+  }
 
   Capabilities capabilities() const override {
     Capabilities c;

@@ -22,13 +22,15 @@ namespace kvbench {
 
 // The options of the sqlite adapter, parsed and validated.
 struct SqliteSettings {
-  // Performance (defaults are seed 001's: WAL, no syncing, a large cache).
-  std::string journal_mode = "wal";  // one of delete/truncate/persist/memory/wal/off
-  std::string synchronous = "off";   // one of off/normal/full/extra
-  int64_t cache_size = 1048576;      // PRAGMA cache_size: pages, or -KiB when negative
-  uint64_t page_size = 4096;         // bytes; takes effect when the database is created
-  uint64_t mmap_size = 0;            // bytes of the file read through mmap; 0 = read()
-  int64_t busy_timeout_ms = 60000;   // how long a connection waits for another's lock
+  // Filled only by the adapter's parser from resolved options: the defaults
+  // live once, in the OptionSpecs (`kvbench engines -v` shows them).
+  // Performance (the defaults are seed 001's: WAL, no syncing, a large cache).
+  std::string journal_mode;     // one of delete/truncate/persist/memory/wal/off
+  std::string synchronous;      // one of off/normal/full/extra
+  int64_t cache_size = 0;       // PRAGMA cache_size: pages, or -KiB when negative
+  uint64_t page_size = 0;       // bytes; takes effect when the database is created
+  uint64_t mmap_size = 0;       // bytes of the file read through mmap; 0 = read()
+  int64_t busy_timeout_ms = 0;  // how long a connection waits for another's lock
   // Behaviour.
   bool without_rowid = false;  // the table is clustered on the key (one b-tree, not two)
   // Every "sqlite.pragma.<name>" option, by name; applied after the named ones.

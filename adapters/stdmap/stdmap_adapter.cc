@@ -126,6 +126,7 @@ class StdMapAdapter final : public Adapter {
  public:
   std::string LibraryVersion() const override { return "libstdc++"; }
   std::vector<OptionSpec> OptionSpecs() const override { return {}; }
+  Status CheckOptions(const EngineOptions&) const override { return Status::OK(); }
   Capabilities capabilities() const override {
     Capabilities c;
     c.ordered = true;

@@ -66,6 +66,22 @@ class TemplateSession final : public Session {
   TemplateEngine* engine_;
 };
 
+// Your engine's settings, filled only from the resolved options (the defaults
+// live once, in OptionSpecs()).
+struct TemplateSettings {
+  uint64_t buckets = 0;
+};
+
+Status ParseTemplateSettings(const EngineOptions& options, TemplateSettings* out) {
+  int64_t buckets = 0;
+  KVBENCH_RETURN_IF_ERROR(options.GetInt64("template.buckets", &buckets));
+  if (buckets < 1 || buckets > (int64_t{1} << 32)) {
+    return Status::InvalidArgument("option 'template.buckets': must be 1..2^32");
+  }
+  out->buckets = static_cast<uint64_t>(buckets);
+  return Status::OK();
+}
+
 class TemplateAdapter final : public Adapter {
  public:
   std::string LibraryVersion() const override { return "template-1"; }
@@ -81,12 +97,19 @@ class TemplateAdapter final : public Adapter {
     return c;
   }
 
+  // One parser of the options, used by CheckOptions() (at plan time, before
+  // any engine runs) and by Open(), so both accept exactly the same values.
+  Status CheckOptions(const EngineOptions& options) const override {
+    TemplateSettings ignored;
+    return ParseTemplateSettings(options, &ignored);
+  }
+
   Status Open(const OpenRequest& request) override {
-    uint64_t buckets = 0;
-    KVBENCH_RETURN_IF_ERROR(request.options.GetBytes("template.buckets", &buckets));
+    TemplateSettings settings;
+    KVBENCH_RETURN_IF_ERROR(ParseTemplateSettings(request.options, &settings));
     directory_ = request.directory;
     engine_ = std::make_unique<TemplateEngine>();
-    engine_->table.reserve(buckets);
+    engine_->table.reserve(settings.buckets);
     return Status::OK();
   }
 

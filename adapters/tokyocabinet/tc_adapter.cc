@@ -289,6 +289,10 @@ class TcAdapter final : public Adapter {
   std::string LibraryVersion() const override { return std::string("Tokyo Cabinet ") + tcversion; }
 
   std::vector<OptionSpec> OptionSpecs() const override { return TcOptionSpecs(kIsTree<Db>); }
+  Status CheckOptions(const EngineOptions& options) const override {
+    TcSettings ignored;
+    return ParseTcSettings(options, &ignored);
+  }
 
   Capabilities capabilities() const override {
     Capabilities c;

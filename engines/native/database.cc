@@ -16,8 +16,6 @@ using namespace format;
 
 namespace {
 
-constexpr uint64_t kMinSize = uint64_t{64} << 10;
-
 std::string FieldRangeError(uint32_t field, uint64_t count) {
   return "field " + std::to_string(field) + " out of range for a record of " +
          std::to_string(count) + " fields";
@@ -39,9 +37,9 @@ Database::~Database() {
 }
 
 Status Database::CreateRegion(const Options& options, MemoryRegion* region) {
-  if (options.size < kMinSize) {
+  if (options.size < kMinArenaSize) {
     return Status::InvalidArgument("size " + std::to_string(options.size) +
-                                   " is below the minimum of " + std::to_string(kMinSize));
+                                   " is below the minimum of " + std::to_string(kMinArenaSize));
   }
   RegionOptions region_options;
   region_options.prefault = options.prefault;

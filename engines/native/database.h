@@ -49,6 +49,9 @@
 
 namespace nativedb {
 
+// The smallest arena Create accepts (room for the header and a first segment).
+inline constexpr uint64_t kMinArenaSize = uint64_t{64} << 10;
+
 struct Options {
   // --- Behaviour ---
   // Empty: private memory of this process. Otherwise the name of a POSIX
