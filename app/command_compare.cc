@@ -1,6 +1,9 @@
-// `kvbench compare A.json B.json [--threshold PCT] [--fail-on-regression PCT]`:
-// B relative to A, changes marked only beyond run-to-run noise. Exit code 1
-// when --fail-on-regression is given and exceeded.
+// `kvbench compare A.json B.json [--min-effect PCT] [--confidence C]
+// [--fail-on-regression PCT]`: B relative to A, a change marked only where a
+// significance test and a minimum effect support it (reports/compare.h).
+// Exit code 1 when --fail-on-regression is given and a significant slowdown
+// exceeds it; 2 for bad input (unreadable files, different workloads, bad
+// options).
 #include <iostream>
 #include <memory>
 #include <string>
@@ -13,21 +16,29 @@ namespace kvbench::app {
 void AddCompareCommand(CLI::App& app, int* exit_code) {
   struct Args {
     std::string a, b;
-    double threshold_pct = 10;
+    double min_effect_pct = 5;
+    double confidence = 0.95;
     double fail_pct = 0;
   };
   auto args = std::make_shared<Args>();
   auto* cmd = app.add_subcommand("compare", "Compare two results.json files (B relative to A)");
   cmd->add_option("A", args->a, "baseline results.json")->required();
   cmd->add_option("B", args->b, "results.json to compare with the baseline")->required();
-  cmd->add_option("--threshold", args->threshold_pct,
-                  "Noise band in percent when a run has one repetition (default 10)");
+  cmd->add_option("--min-effect", args->min_effect_pct,
+                  "Smallest change in percent worth calling a change")
+      ->capture_default_str();
+  cmd->add_option("--confidence", args->confidence,
+                  "Confidence level of the significance test (Mann-Whitney U)")
+      ->capture_default_str();
   auto* fail = cmd->add_option("--fail-on-regression", args->fail_pct,
-                               "Exit 1 when throughput drops or p99 grows by more than PCT "
-                               "percent beyond the noise band");
+                               "Exit 1 when a significant slowdown (throughput down or p99 "
+                               "up) is larger than PCT percent");
+  cmd->footer("Example: kvbench compare runs/before/results.json runs/after/results.json "
+              "--fail-on-regression 10");
   cmd->callback([exit_code, args, fail] {
     reports::CompareOptions options;
-    options.threshold_pct = args->threshold_pct;
+    options.min_effect_pct = args->min_effect_pct;
+    options.confidence = args->confidence;
     if (fail->count() > 0) options.fail_on_regression_pct = args->fail_pct;
     *exit_code = RunCompareCommand(args->a, args->b, options, std::cout, std::cerr);
   });

@@ -14,7 +14,8 @@ void AddRunCommand(CLI::App& app, int* exit_code) {
   cmd->add_option("files", args->files, "Workload files (TOML, or YCSB property files: any other name)")->required();
   cmd->add_option("--engines", *engines, "Comma-separated engines (replaces the workload's list)");
   cmd->add_option("--scale", args->overrides.scale, "Multiply every count by this factor");
-  cmd->add_option("--repeat", args->overrides.repeat, "Repetitions of every phase");
+  cmd->add_option("--repeat", args->overrides.repeat, "Repetitions of every phase (>= 1; default: the workload's, 5 unless it says)")
+      ->check(CLI::Range(1, 1000000));
   cmd->add_option("--timeout", args->overrides.timeout_s, "Seconds allowed per engine");
   cmd->add_option("--out", args->out, "Output directory (default runs/<workload>-<time>)");
   cmd->add_option("--data-dir", args->data_dir, "Where engines keep their files (default OUT/data)");

@@ -46,9 +46,15 @@ int RunCompareCommand(const std::string& a_path, const std::string& b_path,
       return kExitBadInput;
     }
   }
-  if (options.threshold_pct < 0 ||
-      (options.fail_on_regression_pct && *options.fail_on_regression_pct < 0)) {
-    err << "kvbench compare: --threshold and --fail-on-regression take a percentage >= 0\n";
+  if (const std::string bad = reports::CheckCompareOptions(options); !bad.empty()) {
+    err << "kvbench compare: " << bad << "\n";
+    return kExitBadInput;
+  }
+  // Figures of different experiments are not comparable.
+  if (a.workload.name != b.workload.name) {
+    err << "kvbench compare: '" << a_path << "' ran workload '" << a.workload.name << "' and '"
+        << b_path << "' ran workload '" << b.workload.name
+        << "': only runs of one workload compare\n";
     return kExitBadInput;
   }
   const reports::Comparison c = CompareResults(a, b, options);

@@ -119,7 +119,8 @@ void BM_LmdbThroughKvbench(benchmark::State& state) {
   adapter->NewSession(&session);
 
   PhaseSpec load;
-  load.op = "insert";
+  load.op = PhaseOp::kInsert;
+  load.repetitions = 1;
   load.batch = kKeys;
   WorkerPlan plan;
   plan.spec = &load;
@@ -130,7 +131,8 @@ void BM_LmdbThroughKvbench(benchmark::State& state) {
   PhaseWorker(plan, 0).Run(session.get(), CycleClock::Get().Now());
 
   PhaseSpec gets;
-  gets.op = "get";
+  gets.op = PhaseOp::kGet;
+  gets.repetitions = 1;
   plan.spec = &gets;
   plan.present = kKeys;
   plan.ops_per_thread = kGetsPerIteration;

@@ -54,7 +54,8 @@ void NullEngineTimedLoop(benchmark::State& state, const char* kind) {
   adapter->NewSession(&session);
 
   PhaseSpec phase;
-  phase.op = "get";
+  phase.op = PhaseOp::kGet;
+  phase.repetitions = 1;
   WorkerPlan plan;
   plan.spec = &phase;
   plan.keys = keys.get();

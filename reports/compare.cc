@@ -48,19 +48,82 @@ std::string Where(const Located& l) {
   return point.empty() ? s : s + ", " + point;
 }
 
-std::optional<ComparedFigure> CompareFigure(const std::optional<results::Spread>& a,
-                                            const std::optional<results::Spread>& b, int a_reps,
-                                            int b_reps, const CompareOptions& options) {
-  if (!a || !b || a->median <= 0) return std::nullopt;
-  ComparedFigure f{*a, *b, b->median / a->median, 0, false};
-  if (a_reps < 2 || b_reps < 2) f.band = options.threshold_pct / 100;
-  if (a_reps >= 2) f.band = std::max(f.band, RelativeSpread(*a));
-  if (b_reps >= 2) f.band = std::max(f.band, RelativeSpread(*b));
-  f.changed = std::fabs(f.ratio - 1) > f.band;
-  return f;
+// The operation types worth a row: a phase of one type has one row (its
+// "all" duplicates it); a mixed phase one per type and one for "all".
+std::vector<std::string> RowOps(const PhaseRun& run) {
+  std::vector<std::string> ops = OpNames(run);
+  if (ops.size() == 2 && ops.front() == "all") ops.erase(ops.begin());
+  return ops;
+}
+
+std::string Percent(double fraction) { return fmt::format("{:.1f}%", fraction * 100); }
+
+// Half-width of a spread's interval relative to its median.
+std::optional<double> RelativeHalfWidth(const results::Spread& s) {
+  if (!s.ci || s.median == 0) return std::nullopt;
+  return (s.ci->high - s.ci->low) / 2 / std::fabs(s.median);
 }
 
 }  // namespace
+
+std::string CheckCompareOptions(const CompareOptions& o) {
+  if (!(o.min_effect_pct > 0 && o.min_effect_pct < 100)) {
+    return fmt::format("--min-effect: {} is not a percentage between 0 and 100 (exclusive)",
+                       o.min_effect_pct);
+  }
+  if (!(o.confidence >= 0.5 && o.confidence < 1)) {
+    return fmt::format("--confidence: {} is not a level from 0.5 to below 1 (e.g. 0.95)",
+                       o.confidence);
+  }
+  if (o.fail_on_regression_pct && !(*o.fail_on_regression_pct >= 0)) {
+    return fmt::format("--fail-on-regression: {} is not a percentage >= 0",
+                       *o.fail_on_regression_pct);
+  }
+  return "";
+}
+
+ComparedFigure CompareFigure(const results::Spread& a, const results::Spread& b,
+                             bool higher_is_better, const CompareOptions& options) {
+  ComparedFigure f;
+  f.a = a;
+  f.b = b;
+  f.ratio = a.median != 0 ? b.median / a.median : 0;
+  f.p_value = results::MannWhitneyP(a.values, b.values);
+  const double effect = options.min_effect_pct / 100;
+  // The smallest two-sided p the U test can give for these sizes is
+  // 2 / C(na + nb, na): with fewer repetitions than that allows, no
+  // difference could ever be significant (3 and 3 give 0.1).
+  double smallest_p = 2;
+  for (int i = 1; i <= a.n; ++i) smallest_p *= static_cast<double>(i) / (b.n + i);
+  if (a.n == 0 || b.n == 0 || smallest_p >= 1 - options.confidence) {
+    f.verdict = Verdict::kTooNoisy;
+    f.reason = fmt::format(
+        "too few repetitions (A n={}, B n={}: no difference could be significant at {:.0f}%)",
+        a.n, b.n, options.confidence * 100);
+    return f;
+  }
+  const bool significant = f.p_value < 1 - options.confidence;
+  const bool large = std::fabs(f.ratio - 1) >= effect;
+  if (significant && large) {
+    const bool up = f.ratio > 1;
+    f.verdict = up == higher_is_better ? Verdict::kFaster : Verdict::kSlower;
+    return f;
+  }
+  if (significant) {
+    f.verdict = Verdict::kNoChange;  // real, but below the minimum effect
+    return f;
+  }
+  const std::optional<double> wa = RelativeHalfWidth(a), wb = RelativeHalfWidth(b);
+  const double widest = std::max(wa.value_or(1e9), wb.value_or(1e9));
+  if (widest <= effect) {
+    f.verdict = Verdict::kNoChange;
+  } else {
+    f.verdict = Verdict::kTooNoisy;
+    f.reason = fmt::format("CI ±{} is wider than the {} minimum effect", Percent(widest),
+                           Percent(effect));
+  }
+  return f;
+}
 
 Comparison CompareResults(const RunResults& a, const RunResults& b, const CompareOptions& options) {
   Comparison c;
@@ -86,24 +149,26 @@ Comparison CompareResults(const RunResults& a, const RunResults& b, const Compar
       }
       continue;
     }
-    const std::vector<std::string> b_ops = OpNames(rb);
-    for (const std::string& op : OpNames(ra)) {
+    const std::vector<std::string> b_ops = RowOps(rb);
+    for (const std::string& op : RowOps(ra)) {
       if (std::find(b_ops.begin(), b_ops.end(), op) == b_ops.end()) continue;
       const Figures fa = FiguresOf(ra, op), fb = FiguresOf(rb, op);
-      std::optional<ComparedFigure> throughput =
-          CompareFigure(fa.ops_per_sec, fb.ops_per_sec, fa.repetitions, fb.repetitions, options);
-      if (!throughput) continue;
-      ComparedRow row{ra.phase,
-                      op,
-                      ra.engine,
-                      la.point->point,
-                      PointLabel(la.point->point, la.phase->varying),
-                      *throughput,
-                      CompareFigure(fa.p99_us, fb.p99_us, fa.repetitions, fb.repetitions, options),
-                      false};
+      if (!fa.ops_per_sec || !fb.ops_per_sec || fa.ops_per_sec->median <= 0) continue;
+      ComparedRow row;
+      row.phase = ra.phase;
+      row.op = op;
+      row.engine = ra.engine;
+      row.point = la.point->point;
+      row.point_label = PointLabel(la.point->point, la.phase->varying);
+      row.throughput = CompareFigure(*fa.ops_per_sec, *fb.ops_per_sec, true, options);
+      if (fa.p99_us && fb.p99_us && fa.p99_us->median > 0) {
+        row.p99 = CompareFigure(*fa.p99_us, *fb.p99_us, false, options);
+      }
       if (fail) {
-        row.regression = (row.throughput.changed && row.throughput.ratio < 1 - fail_fraction) ||
-                         (row.p99 && row.p99->changed && row.p99->ratio > 1 + fail_fraction);
+        row.regression = (row.throughput.verdict == Verdict::kSlower &&
+                          row.throughput.ratio < 1 - fail_fraction) ||
+                         (row.p99 && row.p99->verdict == Verdict::kSlower &&
+                          row.p99->ratio > 1 + fail_fraction);
         c.has_regression = c.has_regression || row.regression;
       }
       c.rows.push_back(std::move(row));
@@ -133,18 +198,29 @@ std::string RunDescription(const RunResults& r, std::string_view name) {
 
 std::string RatioCell(const ComparedFigure& f) {
   const std::string r = FormatRatio(f.ratio);
-  return f.changed ? "**" + r + "**" : r;
+  return f.changed() ? "**" + r + "**" : r;
 }
 
-std::string Verdict(const ComparedRow& row) {
-  std::vector<std::string> parts;
-  if (row.throughput.changed) parts.push_back(row.throughput.ratio > 1 ? "faster" : "slower");
-  if (row.p99 && row.p99->changed) {
-    parts.push_back(row.p99->ratio > 1 ? "p99 worse" : "p99 better");
+std::string CiCell(const results::Spread& s, std::string (*format)(double)) {
+  if (!s.ci) return kUnmeasured;
+  return format(s.ci->low) + "–" + format(s.ci->high);
+}
+
+std::string FigureVerdict(const ComparedFigure& f, const char* better, const char* worse) {
+  switch (f.verdict) {
+    case Verdict::kFaster: return better;
+    case Verdict::kSlower: return worse;
+    case Verdict::kNoChange: return "no change";
+    case Verdict::kTooNoisy: return "too noisy to say: " + f.reason;
   }
-  if (parts.empty()) return "no change";
-  std::string s;
-  for (const auto& p : parts) s += (s.empty() ? "" : ", ") + p;
+  return "";
+}
+
+std::string RowVerdict(const ComparedRow& row) {
+  std::string s = FigureVerdict(row.throughput, "faster", "slower");
+  if (row.p99 && row.p99->changed()) {
+    s += row.p99->verdict == Verdict::kFaster ? "; p99 better" : "; p99 worse";
+  }
   return row.regression ? "**REGRESSION**: " + s : s;
 }
 
@@ -156,43 +232,48 @@ std::string RenderComparison(const Comparison& c, const RunResults& a, const Run
   out += "- A: " + RunDescription(a, a_name) + "\n";
   out += "- B: " + RunDescription(b, b_name) + "\n\n";
   out += fmt::format(
-      "Ratios are B/A of medians over repetitions. A ratio is marked (bold) as a change only "
-      "when it is further from 1 than the noise band (±): the larger spread (max − min) / median "
-      "of A's and B's repetitions, and at least {}% when a side has one repetition. ",
-      FormatExact(c.options.threshold_pct));
+      "Ratios are B/A of medians over repetitions; intervals are {:.0f}% confidence intervals "
+      "of the median (order statistics). Test: two-sided Mann-Whitney U between A's and B's "
+      "repetitions at {:.0f}% confidence, with a minimum effect of {}: a ratio is a change "
+      "(bold) only when it is significant and at least that large. \"No change\": not "
+      "significant with intervals narrow enough to have shown such a change, or smaller than "
+      "the minimum effect. \"Too noisy to say\": too few repetitions for any difference to be "
+      "significant (at 95%, at least 4 a side), or intervals wider than the minimum effect; "
+      "run more repetitions (--repeat) to decide. ",
+      c.options.confidence * 100, c.options.confidence * 100,
+      FormatExact(c.options.min_effect_pct) + "%");
   out += c.options.fail_on_regression_pct
              ? fmt::format(
-                   "A regression is throughput down or p99 up by more than {}% and "
-                   "beyond the band.\n\n",
+                   "A regression is a significant slowdown (throughput down or p99 up) of more "
+                   "than {}%.\n\n",
                    FormatExact(*c.options.fail_on_regression_pct))
              : "No regression threshold was given (--fail-on-regression).\n\n";
-  size_t changed = 0, regressions = 0;
+  size_t changed = 0, noisy = 0, regressions = 0;
   for (const ComparedRow& row : c.rows) {
-    changed += row.throughput.changed || (row.p99 && row.p99->changed);
+    changed += row.throughput.changed() || (row.p99 && row.p99->changed());
+    noisy += row.throughput.verdict == Verdict::kTooNoisy;
     regressions += row.regression;
   }
-  out += fmt::format("**{} compared, {} changed", c.rows.size(), changed);
+  out += fmt::format("**{} compared, {} changed, {} too noisy to say", c.rows.size(), changed,
+                     noisy);
   if (c.options.fail_on_regression_pct) out += fmt::format(", {} regressed", regressions);
   out += ".**\n\n";
   if (!c.rows.empty()) {
     out +=
-        "| phase | op | engine | matrix point | A ops/s | B ops/s | B/A | ± | A p99 µs | "
-        "B p99 µs | B/A | ± | change |\n";
-    out += "|---|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|\n";
+        "| phase | op | engine | matrix point | A ops/s | A CI | B ops/s | B CI | B/A | p | "
+        "A p99 µs | B p99 µs | B/A | verdict |\n";
+    out += "|---|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n";
     for (const ComparedRow& row : c.rows) {
-      const auto band = [](const ComparedFigure& f) {
-        return fmt::format("{:.1f}%", f.band * 100);
-      };
-      out +=
-          fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n",
-                      MarkdownEscape(row.phase), MarkdownEscape(row.op), MarkdownEscape(row.engine),
-                      row.point_label.empty() ? kUnmeasured : MarkdownEscape(row.point_label),
-                      FormatRate(row.throughput.a.median), FormatRate(row.throughput.b.median),
-                      RatioCell(row.throughput), band(row.throughput),
-                      row.p99 ? FormatMicros(row.p99->a.median) : kUnmeasured,
-                      row.p99 ? FormatMicros(row.p99->b.median) : kUnmeasured,
-                      row.p99 ? RatioCell(*row.p99) : kUnmeasured,
-                      row.p99 ? band(*row.p99) : kUnmeasured, Verdict(row));
+      out += fmt::format(
+          "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {:.3f} | {} | {} | {} | {} |\n",
+          MarkdownEscape(row.phase), MarkdownEscape(row.op), MarkdownEscape(row.engine),
+          row.point_label.empty() ? kUnmeasured : MarkdownEscape(row.point_label),
+          FormatRate(row.throughput.a.median), CiCell(row.throughput.a, FormatRate),
+          FormatRate(row.throughput.b.median), CiCell(row.throughput.b, FormatRate),
+          RatioCell(row.throughput), row.throughput.p_value,
+          row.p99 ? FormatMicros(row.p99->a.median) : kUnmeasured,
+          row.p99 ? FormatMicros(row.p99->b.median) : kUnmeasured,
+          row.p99 ? RatioCell(*row.p99) : kUnmeasured, RowVerdict(row));
     }
     out += "\n";
   }

@@ -1,12 +1,24 @@
-// `kvbench compare A B`: how run B differs from run A, figure by figure, with
-// run-to-run noise taken into account.
+// `kvbench compare A B`: how run B differs from run A, with evidence.
 //
 // For every phase, operation type, engine and matrix point that both runs
-// completed, the ratios B/A of the median throughput and the median p99
-// latency. A ratio counts as a change only when it moves further from 1 than
-// the noise band: the larger relative spread ((max - min) / median) of A's
-// and B's repetitions, and at least the threshold (10% by default) when a
-// side has a single repetition and so no spread to go by.
+// completed: the ratio B/A of the median throughput and of the median p99
+// latency, and for each a verdict from the repetitions of both sides:
+//
+// - "faster"/"slower" (for p99: "better"/"worse") when a two-sided
+//   Mann-Whitney U test between A's and B's repetitions is significant at the
+//   chosen confidence AND the medians differ by at least the minimum effect
+//   (5% by default): a real change that matters;
+// - "no change" when the test finds no significant difference and both
+//   sides' confidence intervals are narrow enough (half-width at most the
+//   minimum effect) that a change of that size would have shown, or when the
+//   difference is significant but smaller than the minimum effect;
+// - "too noisy to say" otherwise, with the reason: too few repetitions (fewer
+//   than 3 on a side; the U test cannot reach significance with fewer), or an
+//   interval wider than the minimum effect.
+//
+// One row per (phase, op, engine, matrix point); a phase of one operation
+// type has one row (its "all" figures are the same), a mixed phase a row per
+// type and one for "all".
 #pragma once
 
 #include <optional>
@@ -14,25 +26,35 @@
 #include <string_view>
 #include <vector>
 
-#include "results/results.h"
 #include "reports/report_model.h"
+#include "results/results.h"
 
 namespace kvbench::reports {
 
 struct CompareOptions {
-  // Noise band, in percent, when a side has one repetition.
-  double threshold_pct = 10;
-  // When set, a regression is throughput down or p99 up by more than this
-  // percent (and beyond the noise band), or an engine completing a phase in A
-  // and not in B.
+  // A change smaller than this, in percent, is reported as no change.
+  double min_effect_pct = 5;
+  // Confidence of the significance test (1 - alpha).
+  double confidence = 0.95;
+  // When set, a regression is a significant slowdown (throughput down or p99
+  // up) larger than this percent, or an engine completing a phase in A and
+  // not in B.
   std::optional<double> fail_on_regression_pct;
 };
+// Empty when the options make sense; else one message naming the option.
+std::string CheckCompareOptions(const CompareOptions& options);
+
+enum class Verdict { kFaster, kSlower, kNoChange, kTooNoisy };
 
 struct ComparedFigure {
   results::Spread a, b;
-  double ratio = 0;  // b.median / a.median
-  double band = 0;   // noise band as a fraction: 0.1 = ±10%
-  bool changed = false;
+  double ratio = 0;    // b.median / a.median
+  double p_value = 1;  // Mann-Whitney U, two-sided
+  // For throughput: faster = higher. For latency: kFaster means lower
+  // latency (better).
+  Verdict verdict = Verdict::kTooNoisy;
+  std::string reason;  // why "too noisy to say"
+  bool changed() const { return verdict == Verdict::kFaster || verdict == Verdict::kSlower; }
 };
 
 struct ComparedRow {
@@ -52,6 +74,10 @@ struct Comparison {
   std::vector<std::string> only_in_a, only_in_b;
   bool has_regression = false;  // only ever true with fail_on_regression_pct set
 };
+
+// Compares one figure's repetitions; `higher_is_better` for throughput.
+ComparedFigure CompareFigure(const results::Spread& a, const results::Spread& b,
+                             bool higher_is_better, const CompareOptions& options);
 
 Comparison CompareResults(const results::RunResults& a, const results::RunResults& b,
                           const CompareOptions& options);

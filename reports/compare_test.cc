@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <map>
 #include <sstream>
 
 #include "reports/golden_test_support.h"
@@ -27,24 +28,56 @@ CompareOptions FailAt(double pct) {
   return o;
 }
 
+// run_a.json with every completed run given `n` repetitions whose figures are
+// the first repetition's times 1 + `noise` x (a fixed pattern in [-1, 1]).
+results::RunResults WithRepetitions(results::RunResults r, size_t n, double noise) {
+  const double pattern[] = {0, 0.5, -0.5, 1, -1, 0.25, -0.25, 0.75, -0.75};
+  for (auto& run : r.runs) {
+    if (run.repetitions.empty()) continue;
+    const results::Repetition first = run.repetitions.front();
+    run.repetitions.clear();
+    for (size_t i = 0; i < n; ++i) {
+      results::Repetition rep = first;
+      const double f = 1 + noise * pattern[i % 9];
+      for (auto& op : rep.ops) {
+        op.ops_per_sec *= f;
+        op.latency.p99_ns = static_cast<uint64_t>(static_cast<double>(op.latency.p99_ns) / f);
+      }
+      run.repetitions.push_back(rep);
+    }
+  }
+  return r;
+}
+
 TEST(CompareTest, AFileComparedWithItselfHasNoChange) {
-  const results::RunResults a = test::LoadRunA();
+  const results::RunResults a = WithRepetitions(test::LoadRunA(), 5, 0.01);
   const Comparison c = CompareResults(a, a, FailAt(20));
   EXPECT_FALSE(c.has_regression);
-  EXPECT_GT(c.rows.size(), 20u);
+  EXPECT_GT(c.rows.size(), 10u);
   for (const ComparedRow& row : c.rows) {
-    EXPECT_FALSE(row.throughput.changed) << row.phase << " " << row.engine;
+    EXPECT_EQ(row.throughput.verdict, Verdict::kNoChange) << row.phase << " " << row.engine;
     EXPECT_DOUBLE_EQ(row.throughput.ratio, 1.0);
     ASSERT_TRUE(row.p99.has_value());
-    EXPECT_FALSE(row.p99->changed);
+    EXPECT_FALSE(row.p99->changed());
   }
   EXPECT_TRUE(c.status_changes.empty());
   EXPECT_TRUE(c.only_in_a.empty());
   EXPECT_TRUE(c.only_in_b.empty());
 }
 
+TEST(CompareTest, OneRowPerPhaseOfOneOperationType) {
+  const results::RunResults a = WithRepetitions(test::LoadRunA(), 5, 0.01);
+  // A phase of one operation type has one row: its "all" figures are the
+  // same as the type's. Only the YCSB mix keeps an "all" row beside its types.
+  std::map<std::string, int> rows_per_run;
+  for (const ComparedRow& row : CompareResults(a, a, {}).rows) {
+    ++rows_per_run[row.phase + "/" + row.engine + "/" + row.point_label];
+  }
+  for (const auto& [run, rows] : rows_per_run) EXPECT_NE(rows, 2) << run;
+}
+
 TEST(CompareTest, HalvedThroughputFlagsExactlyThatEngine) {
-  const results::RunResults a = test::LoadRunA();
+  const results::RunResults a = WithRepetitions(test::LoadRunA(), 5, 0.01);
   results::RunResults b = a;
   Scale(&b, "lmdb", 0.5);
   const Comparison c = CompareResults(a, b, FailAt(20));
@@ -53,52 +86,56 @@ TEST(CompareTest, HalvedThroughputFlagsExactlyThatEngine) {
   for (const ComparedRow& row : c.rows) {
     const bool lmdb = row.engine == "lmdb";
     lmdb_rows += lmdb;
-    EXPECT_EQ(row.throughput.changed, lmdb) << row.phase << "/" << row.op << "/" << row.engine;
+    EXPECT_EQ(row.throughput.verdict, lmdb ? Verdict::kSlower : Verdict::kNoChange)
+        << row.phase << "/" << row.op << "/" << row.engine;
     EXPECT_EQ(row.regression, lmdb) << row.phase << "/" << row.op << "/" << row.engine;
     if (lmdb) {
       EXPECT_NEAR(row.throughput.ratio, 0.5, 1e-9);
+      EXPECT_LT(row.throughput.p_value, 0.05);
     }
   }
-  EXPECT_EQ(lmdb_rows, 4u + 4u * 3u);  // load, get_cold, get_hot, scan; ycsb_a 4 points x 3 ops
+  EXPECT_GT(lmdb_rows, 4u);
 }
 
-TEST(CompareTest, ChangesWithinTheRepetitionSpreadAreNotMarked) {
+TEST(CompareTest, AChangeSmallerThanTheMinimumEffectIsNoChange) {
+  const results::RunResults a = WithRepetitions(test::LoadRunA(), 5, 0.001);
+  results::RunResults b = a;
+  Scale(&b, "lmdb", 0.97);  // significant (fully separated) but 3% < 5%
+  for (const ComparedRow& row : CompareResults(a, b, FailAt(1)).rows) {
+    EXPECT_EQ(row.throughput.verdict, Verdict::kNoChange) << row.engine;
+    EXPECT_FALSE(row.regression);
+  }
+  CompareOptions two_percent = FailAt(1);
+  two_percent.min_effect_pct = 2;
+  bool flagged = false;
+  for (const ComparedRow& row : CompareResults(a, b, two_percent).rows) {
+    flagged = flagged || (row.engine == "lmdb" && row.throughput.verdict == Verdict::kSlower);
+  }
+  EXPECT_TRUE(flagged);
+}
+
+TEST(CompareTest, NoisyRepetitionsAreTooNoisyToSayNotAChange) {
+  const results::RunResults a = WithRepetitions(test::LoadRunA(), 5, 0.4);
+  results::RunResults b = WithRepetitions(test::LoadRunA(), 5, 0.4);
+  Scale(&b, "sqlite", 0.9);  // 10% slower, inside ±40% noise: overlapping ranks
+  for (const ComparedRow& row : CompareResults(a, b, FailAt(5)).rows) {
+    if (row.engine != "sqlite") continue;
+    EXPECT_EQ(row.throughput.verdict, Verdict::kTooNoisy) << row.phase;
+    EXPECT_NE(row.throughput.reason.find("wider than"), std::string::npos) << row.throughput.reason;
+    EXPECT_FALSE(row.regression);
+  }
+}
+
+TEST(CompareTest, FewRepetitionsAreTooNoisyToSay) {
+  // run_a.json has 1 to 3 repetitions: 3 against 3 can never reach p < 0.05.
   const results::RunResults a = test::LoadRunA();
   results::RunResults b = a;
-  // Widen B's spread for sqlite to about 40%, then move its median by 20%.
-  for (auto& run : b.runs) {
-    if (run.engine != "sqlite" || run.repetitions.size() != 3) continue;
-    const double factors[] = {0.6, 0.8, 1.0};
-    for (size_t i = 0; i < 3; ++i) {
-      for (auto& op : run.repetitions[i].ops) op.ops_per_sec *= factors[i];
-    }
-  }
-  const Comparison c = CompareResults(a, b, FailAt(5));
+  Scale(&b, "lmdb", 0.5);
+  const Comparison c = CompareResults(a, b, FailAt(10));
+  EXPECT_FALSE(c.has_regression);
   for (const ComparedRow& row : c.rows) {
-    if (row.engine == "sqlite") {
-      EXPECT_GT(row.throughput.band, 0.2);
-      EXPECT_FALSE(row.throughput.changed) << row.phase << " ratio " << row.throughput.ratio;
-    }
-  }
-}
-
-TEST(CompareTest, OneRepetitionUsesTheThreshold) {
-  results::RunResults a = test::LoadRunA();
-  for (auto& run : a.runs) {
-    if (run.repetitions.size() > 1) run.repetitions.resize(1);
-  }
-  results::RunResults b = a;
-  Scale(&b, "sqlite", 0.92);
-  Scale(&b, "lmdb", 0.85);
-  CompareOptions options = FailAt(12);
-  for (const ComparedRow& row : CompareResults(a, b, options).rows) {
-    EXPECT_DOUBLE_EQ(row.throughput.band, 0.10);
-    EXPECT_EQ(row.throughput.changed, row.engine == "lmdb") << row.engine;
-    EXPECT_EQ(row.regression, row.engine == "lmdb") << row.engine;
-  }
-  options.threshold_pct = 20;
-  for (const ComparedRow& row : CompareResults(a, b, options).rows) {
-    EXPECT_FALSE(row.throughput.changed) << row.engine;
+    EXPECT_EQ(row.throughput.verdict, Verdict::kTooNoisy);
+    EXPECT_NE(row.throughput.reason.find("too few repetitions"), std::string::npos);
   }
 }
 
@@ -117,21 +154,36 @@ TEST(CompareTest, AnEngineFailingInBIsARegression) {
 
 TEST(CompareTest, CommandExitCodes) {
   kvbench::test::ScratchDir dir("compare");
-  results::RunResults b = test::LoadRunA();
+  const results::RunResults a = WithRepetitions(test::LoadRunA(), 5, 0.01);
+  results::RunResults b = a;
   Scale(&b, "lmdb", 0.5);
-  const std::string a_path = test::TestdataPath("run_a.json");
+  const std::string a_path = dir.path() + "/a.json";
   const std::string b_path = dir.path() + "/b.json";
+  ASSERT_TRUE(results::WriteResultsFile(a, a_path).ok());
   ASSERT_TRUE(results::WriteResultsFile(b, b_path).ok());
+  results::RunResults other = a;
+  other.workload.name = "another-workload";
+  const std::string other_path = dir.path() + "/other.json";
+  ASSERT_TRUE(results::WriteResultsFile(other, other_path).ok());
   std::ostringstream out, err;
   EXPECT_EQ(app::RunCompareCommand(a_path, a_path, FailAt(20), out, err), 0);
-  EXPECT_NE(out.str().find("changed, 0 regressed"), std::string::npos) << out.str();
+  EXPECT_NE(out.str().find(", 0 regressed"), std::string::npos) << out.str();
   EXPECT_EQ(app::RunCompareCommand(a_path, b_path, FailAt(20), out, err), 1);
   EXPECT_EQ(app::RunCompareCommand(a_path, b_path, CompareOptions{}, out, err), 0);  // no threshold
   EXPECT_EQ(app::RunCompareCommand(a_path, b_path, FailAt(60), out, err), 0);        // halving is 50%
   EXPECT_TRUE(err.str().empty());
+  EXPECT_EQ(app::RunCompareCommand(a_path, other_path, FailAt(20), out, err), 2);
+  EXPECT_NE(err.str().find("only runs of one workload compare"), std::string::npos) << err.str();
+  CompareOptions absurd;
+  absurd.confidence = 95;
+  std::ostringstream absurd_err;
+  EXPECT_EQ(app::RunCompareCommand(a_path, a_path, absurd, out, absurd_err), 2);
+  EXPECT_NE(absurd_err.str().find("--confidence"), std::string::npos);
   for (const char* bad : {"truncated.json", "schema_version_99.json", "missing.json"}) {
     std::ostringstream bad_out, bad_err;
-    EXPECT_EQ(app::RunCompareCommand(a_path, test::TestdataPath(bad), FailAt(20), bad_out, bad_err), 2)
+    EXPECT_EQ(app::RunCompareCommand(test::TestdataPath("run_a.json"), test::TestdataPath(bad),
+                                     FailAt(20), bad_out, bad_err),
+              2)
         << bad;
     const std::string message = bad_err.str();
     EXPECT_EQ(std::count(message.begin(), message.end(), '\n'), 1) << message;

@@ -32,13 +32,6 @@ const OpFigures* FindOp(const Repetition& rep, std::string_view op) {
   return nullptr;
 }
 
-std::optional<Spread> SpreadOfValues(std::vector<double> v) {
-  if (v.empty()) return std::nullopt;
-  std::sort(v.begin(), v.end());
-  const size_t n = v.size();
-  return Spread{n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2, v.front(), v.back()};
-}
-
 // Median/min/max of `figure` over the repetitions that have operation `op`
 // and a value for the figure.
 std::optional<Spread> Collect(
@@ -50,7 +43,8 @@ std::optional<Spread> Collect(
     if (f == nullptr) continue;
     if (std::optional<double> v = figure(rep, *f)) values.push_back(*v);
   }
-  return SpreadOfValues(std::move(values));
+  if (values.empty()) return std::nullopt;
+  return results::SpreadOfValues(std::move(values));
 }
 
 std::string JoinPerEngine(const std::vector<std::pair<std::string, std::string>>& values) {

@@ -14,10 +14,19 @@
 #include <string>
 #include <vector>
 
+#include "results/statistics.h"
+
 namespace kvbench::results {
 
 inline constexpr const char* kResultsSchemaName = "kvbench-results";
-inline constexpr int kResultsSchemaVersion = 1;
+// 2: every run carries a "summary" of its figures with n, median, min, max
+// and the median's confidence interval; repetitions carry
+// sizes_after_sync, cache_resident_after_eviction_pct and pacing_lateness.
+// Files of schema 1 still load (their summaries are computed on reading).
+inline constexpr int kResultsSchemaVersion = 2;
+inline constexpr int kOldestReadableSchemaVersion = 1;
+// The confidence level of every interval kvbench writes.
+inline constexpr double kConfidenceLevel = 0.95;
 
 // Latency distribution of one operation type, in nanoseconds.
 struct LatencySummary {
@@ -68,17 +77,36 @@ struct Repetition {
   std::optional<uint64_t> bytes_written;  // /proc/self/io write_bytes delta
   uint64_t file_bytes = 0;       // apparent size of the engine's files after the phase
   uint64_t allocated_bytes = 0;  // allocated blocks of those files
-  // Page-cache residency of the engine's files (mincore), in percent.
+  // True when the file sizes (and bytes_written) were measured after the
+  // engine's Sync() (untimed, after every writing phase), so they are what
+  // reached the files; only such sizes are compared between engines.
+  bool sizes_after_sync = false;
+  // Page-cache residency of the engine's files (mincore), in percent: at the
+  // phase's start (after a cold phase's reopen, which may read the engine's
+  // own files) and at its end.
   std::optional<double> cache_resident_before_pct;
   std::optional<double> cache_resident_after_pct;
+  // Cold phases: residency right after the eviction, before the reopen; a
+  // high figure here means the eviction failed, a low one with a high
+  // cache_resident_before_pct means the engine reads its files when it opens.
+  std::optional<double> cache_resident_after_eviction_pct;
   std::optional<double> open_seconds;  // reopen time of a cold phase, measured alone
+  // Under a target rate: how late the harness itself started operations
+  // after their intended start (its own pacing error, kept apart from the
+  // engine's latency).
+  std::optional<LatencySummary> pacing_lateness;
 };
 
-// Median, min and max of one figure over repetitions.
+// One figure over repetitions: n, median, min, max and the confidence
+// interval of the median (results/statistics.h; empty below 2 repetitions).
 struct Spread {
+  int n = 0;
   double median = 0;
   double min = 0;
   double max = 0;
+  std::optional<Interval> ci;
+  // The repetitions' values, for tests between runs (compare).
+  std::vector<double> values;
 };
 
 // One phase x matrix point x engine.
@@ -143,19 +171,15 @@ struct RunResults {
   std::vector<PhaseRun> runs;
 };
 
-// Median/min/max of `figure` over a run's repetitions.
+// n/median/min/max/CI of a set of values.
+Spread SpreadOfValues(std::vector<double> values, double level = kConfidenceLevel);
+
+// n/median/min/max/CI of `figure` over a run's repetitions.
 template <typename F>
 Spread SpreadOf(const PhaseRun& run, F figure) {
   std::vector<double> v;
   for (const Repetition& r : run.repetitions) v.push_back(figure(r));
-  Spread s;
-  if (v.empty()) return s;
-  std::sort(v.begin(), v.end());
-  s.min = v.front();
-  s.max = v.back();
-  const size_t n = v.size();
-  s.median = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-  return s;
+  return SpreadOfValues(std::move(v));
 }
 
 }  // namespace kvbench::results

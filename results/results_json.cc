@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <fstream>
@@ -57,7 +58,57 @@ json RepetitionToJson(const Repetition& r) {
   PutOptional(j, "cache_resident_before_pct", r.cache_resident_before_pct);
   PutOptional(j, "cache_resident_after_pct", r.cache_resident_after_pct);
   PutOptional(j, "open_seconds", r.open_seconds);
+  j["sizes_after_sync"] = r.sizes_after_sync;
+  PutOptional(j, "cache_resident_after_eviction_pct", r.cache_resident_after_eviction_pct);
+  if (r.pacing_lateness) j["pacing_lateness"] = LatencyToJson(*r.pacing_lateness);
   return j;
+}
+
+json SpreadToJson(const Spread& s) {
+  json j = {{"n", s.n}, {"median", s.median}, {"min", s.min}, {"max", s.max}};
+  if (s.ci) {
+    j["ci_low"] = s.ci->low;
+    j["ci_high"] = s.ci->high;
+    j["ci_level"] = s.ci->level;
+  }
+  return j;
+}
+
+// Every figure of a run over its repetitions, per operation type: derived
+// from the repetitions (which stay the source of truth), written so that a
+// program reading results.json gets n, median, min, max and the interval
+// without doing statistics itself.
+json SummaryToJson(const PhaseRun& pr) {
+  json ops = json::object();
+  std::vector<std::string> names;
+  for (const Repetition& rep : pr.repetitions) {
+    for (const OpFigures& f : rep.ops) {
+      if (std::find(names.begin(), names.end(), f.op) == names.end()) names.push_back(f.op);
+    }
+  }
+  for (const std::string& name : names) {
+    std::vector<double> rate, p50, p99, max;
+    for (const Repetition& rep : pr.repetitions) {
+      for (const OpFigures& f : rep.ops) {
+        if (f.op != name) continue;
+        rate.push_back(f.ops_per_sec);
+        p50.push_back(static_cast<double>(f.latency.p50_ns));
+        p99.push_back(static_cast<double>(f.latency.p99_ns));
+        max.push_back(static_cast<double>(f.latency.max_ns));
+      }
+    }
+    ops[name] = {{"ops_per_sec", SpreadToJson(SpreadOfValues(rate))},
+                 {"p50_ns", SpreadToJson(SpreadOfValues(p50))},
+                 {"p99_ns", SpreadToJson(SpreadOfValues(p99))},
+                 {"max_ns", SpreadToJson(SpreadOfValues(max))}};
+  }
+  return {{"confidence_level", kConfidenceLevel},
+          {"interval", "order statistics of the median (distribution-free)"},
+          {"seconds", SpreadToJson(SpreadOf(pr, [](const Repetition& r) { return r.seconds; }))},
+          {"file_bytes", SpreadToJson(SpreadOf(pr, [](const Repetition& r) {
+             return static_cast<double>(r.file_bytes);
+           }))},
+          {"ops", ops}};
 }
 
 // ---- reading: every accessor names the field it could not read ----
@@ -154,6 +205,14 @@ void ReadRepetition(Reader& r, const json& j, Repetition* rep) {
   r.GetOptional(j, "cache_resident_before_pct", &rep->cache_resident_before_pct);
   r.GetOptional(j, "cache_resident_after_pct", &rep->cache_resident_after_pct);
   r.GetOptional(j, "open_seconds", &rep->open_seconds);
+  // Schema 2 on; schema 1 files leave them unset.
+  if (j.contains("sizes_after_sync")) r.Get(j, "sizes_after_sync", &rep->sizes_after_sync);
+  r.GetOptional(j, "cache_resident_after_eviction_pct", &rep->cache_resident_after_eviction_pct);
+  json lateness;
+  if (j.contains("pacing_lateness") && r.Get(j, "pacing_lateness", &lateness)) {
+    rep->pacing_lateness.emplace();
+    ReadLatency(r, lateness, &*rep->pacing_lateness);
+  }
 }
 
 void ReadEngineRun(Reader& r, const json& j, EngineRun* er) {
@@ -194,7 +253,7 @@ json PhaseRunToJson(const PhaseRun& pr) {
   return {{"phase", pr.phase},   {"op", pr.op},         {"engine", pr.engine},
           {"threads", pr.threads}, {"target_ops", pr.target_ops}, {"cache", pr.cache},
           {"params", pr.params}, {"status", pr.status}, {"reason", pr.reason},
-          {"repetitions", reps}};
+          {"repetitions", reps}, {"summary", SummaryToJson(pr)}};
 }
 
 json EngineRunToJson(const EngineRun& er) {
@@ -249,13 +308,15 @@ Status ResultsFromJson(const json& doc, RunResults* out) {
   }
   int version = 0;
   if (!r.Get(doc, "schema_version", &version)) return Status::InvalidArgument(r.error());
-  if (version != kResultsSchemaVersion) {
+  if (version < kOldestReadableSchemaVersion || version > kResultsSchemaVersion) {
     return Status::InvalidArgument("schema_version " + std::to_string(version) +
                                    " is not supported (this kvbench reads " +
+                                   std::to_string(kOldestReadableSchemaVersion) + " to " +
                                    std::to_string(kResultsSchemaVersion) + ")");
   }
   RunResults res;
-  res.schema_version = version;
+  // Read as what it is now: a schema 1 file is written back as schema 2.
+  res.schema_version = kResultsSchemaVersion;
   r.Get(doc, "started_at", &res.started_at);
   r.Get(doc, "finished_at", &res.finished_at);
   r.Get(doc, "command_line", &res.command_line);

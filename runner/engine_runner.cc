@@ -63,7 +63,7 @@ int RunEngineInChild(const RunPlan& plan, const results::EngineRun& engine,
     }
     PhaseExecutor executor(inputs, &handle);
     for (const MatrixPoint& point : ExpandMatrix(phase)) {
-      results::PhaseRun run = executor.Run(phase, i, point.threads, point.target, point.cache);
+      results::PhaseRun run = executor.Run(phase, i, point);
       if (!WriteLine(fd, nlohmann::json{{"run", results::PhaseRunToJson(run)}}.dump())) return 4;
     }
   }

@@ -4,6 +4,9 @@
 
 #include <algorithm>
 #include <atomic>
+#include <condition_variable>
+#include <mutex>
+#include <optional>
 #include <chrono>
 #include <filesystem>
 #include <cstdio>
@@ -14,6 +17,7 @@
 #include "datasets/random.h"
 #include "runner/cycle_clock.h"
 #include "runner/page_cache.h"
+#include "runner/op_figures.h"
 #include "runner/phase_worker.h"
 #include "runner/resource_usage.h"
 
@@ -27,13 +31,6 @@ double SecondsSince(SteadyClock::time_point t0) {
   return std::chrono::duration<double>(SteadyClock::now() - t0).count();
 }
 
-bool IsScanLike(const std::string& op) { return op == "scan" || op == "range" || op == "skip"; }
-
-// Phases that are one timed call to the engine, not a stream of operations.
-bool IsSingleCall(const std::string& op) {
-  return op == "reorganize" || op == "reopen" || op == "sync";
-}
-
 // One line of progress on stderr, rewritten in place.
 void ShowProgress(const std::string& phase, const std::string& engine, uint64_t done,
                   uint64_t total, double seconds) {
@@ -43,22 +40,53 @@ void ShowProgress(const std::string& phase, const std::string& engine, uint64_t 
   std::fflush(stderr);
 }
 
+// Redraws progress from the workers' own counters until Stop(). It waits on a
+// condition variable, so Stop() returns at once, and it is stopped only after
+// the workers ended: the phase's time comes from the workers' own end ticks,
+// never from joining this thread.
+class ProgressWatcher {
+ public:
+  template <typename Poll>
+  explicit ProgressWatcher(Poll poll)
+      : thread_([this, poll] {
+          std::unique_lock lock(mutex_);
+          while (!cv_.wait_for(lock, std::chrono::milliseconds(250), [this] { return stop_; })) {
+            poll();
+          }
+        }) {}
+  ~ProgressWatcher() { Stop(); }
+  void Stop() {
+    {
+      std::lock_guard lock(mutex_);
+      stop_ = true;
+    }
+    cv_.notify_all();
+    if (thread_.joinable()) thread_.join();
+  }
+
+ private:
+  std::mutex mutex_;
+  std::condition_variable cv_;
+  bool stop_ = false;
+  std::thread thread_;
+};
+
 }  // namespace
 
 std::string UnsupportedReason(const PhaseSpec& spec, const Capabilities& caps) {
-  if (!caps.ordered && (IsScanLike(spec.op) ||
-                        (spec.op == "mix" && spec.proportions.contains("scan") &&
-                         spec.proportions.at("scan") > 0))) {
+  const PhaseOpInfo& info = InfoOf(spec.op);
+  if (!caps.ordered && (info.needs_ordered || (spec.op == PhaseOp::kMix &&
+                                               spec.proportions.contains("scan") &&
+                                               spec.proportions.at("scan") > 0))) {
     return "scans need an ordered engine";
   }
-  if (spec.op == "reorganize" && !caps.reorganize) return "the engine has no reorganize operation";
-  if (spec.op == "reopen" && !caps.durable) return "an in-memory engine keeps nothing across a reopen";
+  if (spec.op == PhaseOp::kReorganize && !caps.reorganize) {
+    return "the engine has no reorganize operation";
+  }
+  if (info.needs_durable && !caps.durable) return "an in-memory engine keeps nothing across a reopen";
   // Without stored data only the writes mean something: inserting into `null`
   // measures the record codec alone (seed 004's serialise-only baseline).
-  if (!caps.stores_data && spec.op.starts_with("record-") && spec.op != "record-insert" &&
-      spec.op != "record-create") {
-    return "the engine keeps no records";
-  }
+  if (!caps.stores_data && info.needs_stored_data) return "the engine keeps no records";
   return "";
 }
 
@@ -112,62 +140,16 @@ Status EngineHandle::CloseAndEvict(std::optional<double>* resident_pct) {
 
 // ---- PhaseExecutor ----
 
-results::PhaseRun PhaseExecutor::Run(const PhaseSpec& spec, size_t phase_index, int threads,
-                            double target, const std::string& cache) {
+results::PhaseRun PhaseExecutor::Run(const PhaseSpec& spec, size_t phase_index,
+                                     const MatrixPoint& point) {
   results::PhaseRun run;
   run.phase = spec.name;
-  run.op = spec.op;
+  run.op = NameOf(spec.op);
   run.engine = engine_->name();
-  run.threads = threads;
-  run.target_ops = target;
-  run.cache = cache;
-  run.params = {{"count", std::to_string(spec.count)},
-                {"batch", std::to_string(spec.batch)},
-                {"warmup", std::to_string(spec.warmup)},
-                {"repetitions", std::to_string(spec.repetitions)},
-                {"distribution", spec.distribution},
-                {"keys", spec.keys},
-                {"sync", spec.sync},
-                {"order", spec.order}};
-  if (IsScanLike(spec.op)) {
-    run.params["limit"] = std::to_string(spec.limit);
-    run.params["direction"] = spec.direction;
-    run.params["values"] = spec.values ? "true" : "false";
-  }
-  if (spec.duration_s > 0) run.params["duration_s"] = std::to_string(spec.duration_s);
-  if (!spec.dataset_kind.empty()) {
-    run.params["dataset.kind"] = spec.dataset_kind;
-    for (const auto& [k, v] : spec.dataset_params) run.params["dataset." + k] = v;
-  }
-  if (spec.fresh) run.params["fresh"] = "true";
-  if (IsRecordPhase(spec.op)) {
-    for (const char* k : {"keys", "distribution", "order"}) run.params.erase(k);
-    if (!spec.schema.empty()) run.params["schema"] = spec.schema;
-    run.params["table"] = spec.table;
-    run.params["field"] = std::to_string(spec.field);
-    if (spec.op == "record-scan" || spec.op == "record-query") {
-      run.params["value"] = std::to_string(spec.value);
-    }
-    if (spec.op == "record-query") run.params["limit"] = std::to_string(spec.limit);
-    if (spec.op == "record-insert") {
-      run.params["set"] = spec.set;
-      run.params["read_back"] = spec.read_back ? "true" : "false";
-    }
-    if (spec.op == "record-create") run.params["delete_after"] = spec.delete_after ? "true" : "false";
-    run.params["timing"] = "blocks of up to 256 operations, generation excluded";
-  }
-  for (const auto& [k, v] : spec.proportions) run.params["proportion." + k] = std::to_string(v);
-  if (spec.ycsb) {
-    run.params["ycsb.fieldcount"] = std::to_string(spec.ycsb->field_count);
-    run.params["ycsb.readallfields"] = spec.ycsb->read_all_fields ? "true" : "false";
-    run.params["ycsb.writeallfields"] = spec.ycsb->write_all_fields ? "true" : "false";
-    run.params["ycsb.key_space"] = std::to_string(spec.ycsb->key_space);
-    if (spec.proportions.contains("scan")) {
-      run.params["ycsb.scanlength"] = spec.ycsb->scan_length_distribution + " [" +
-                                      std::to_string(spec.ycsb->min_scan_length) + ", " +
-                                      std::to_string(spec.ycsb->max_scan_length) + "]";
-    }
-  }
+  run.threads = point.threads;
+  run.target_ops = point.target;
+  run.cache = NameOf(point.cache);
+  run.params = PhaseParameters(spec);
 
   const std::string reason = UnsupportedReason(spec, engine_->adapter()->capabilities());
   if (!reason.empty()) {
@@ -178,7 +160,7 @@ results::PhaseRun PhaseExecutor::Run(const PhaseSpec& spec, size_t phase_index, 
   for (int rep = 0; rep < spec.repetitions; ++rep) {
     results::Repetition r;
     bool unsupported = false;
-    Status s = RunRepetition(spec, phase_index, rep, threads, target, cache, &r, &unsupported);
+    Status s = RunRepetition(spec, phase_index, rep, point, &r, &unsupported);
     run.repetitions.push_back(std::move(r));
     if (!s.ok()) {
       run.status = unsupported ? "unsupported" : "failed";
@@ -190,16 +172,18 @@ results::PhaseRun PhaseExecutor::Run(const PhaseSpec& spec, size_t phase_index, 
 }
 
 Status PhaseExecutor::RunRepetition(const PhaseSpec& spec, size_t phase_index, int rep,
-                                    int threads, double target, const std::string& cache,
-                                    results::Repetition* out, bool* unsupported) {
+                                    const MatrixPoint& point, results::Repetition* out,
+                                    bool* unsupported) {
   // Make the engine's state what the phase asks for. An engine that keeps
   // nothing across a reopen (in-memory) has no files to make cold: closing it
   // would lose the data, so it runs as it is and no open time is recorded.
+  const PhaseOpInfo& info = InfoOf(spec.op);
   const bool durable = engine_->adapter()->capabilities().durable;
-  if (spec.fresh && rep == 0) KVBENCH_RETURN_IF_ERROR(engine_->Recreate());
-  if (cache == "cold" && durable) {
-    std::optional<double> resident;
-    KVBENCH_RETURN_IF_ERROR(engine_->CloseAndEvict(&resident));
+  // A phase that starts from an empty database (fresh, or the first phase)
+  // starts every repetition from one, so every repetition does the same work.
+  if (spec.fresh || (phase_index == 0 && rep > 0)) KVBENCH_RETURN_IF_ERROR(engine_->Recreate());
+  if (point.cache == CacheState::kCold && durable) {
+    KVBENCH_RETURN_IF_ERROR(engine_->CloseAndEvict(&out->cache_resident_after_eviction_pct));
     double open_s = 0;
     KVBENCH_RETURN_IF_ERROR(engine_->Open(&open_s));
     out->open_seconds = open_s;
@@ -216,54 +200,46 @@ Status PhaseExecutor::RunRepetition(const PhaseSpec& spec, size_t phase_index, i
   const uint64_t seed = datasets::HashOf(in_.workload->seed, 0x7068617365,
                                          phase_index * 1000003 + static_cast<uint64_t>(rep));
   // Warm-up: the same kind of work, unmeasured, before the measured pass.
-  const bool single_call = IsSingleCall(spec.op);
-  const bool record_phase = IsRecordPhase(spec.op);
-  if (spec.warmup > 0 && !single_call && !record_phase && spec.op != "recreate") {
+  if (spec.warmup > 0 && info.shape == PhaseShape::kStream) {
     results::Repetition ignored;
-    KVBENCH_RETURN_IF_ERROR(RunWorkers(spec, seed ^ 0x5741524d, threads, target, spec.warmup,
-                                       false, &ignored, unsupported));
+    KVBENCH_RETURN_IF_ERROR(RunWorkers(spec, seed ^ 0x5741524d, point, spec.warmup,
+                                       /*measured=*/false, &ignored, unsupported));
   }
 
   ResetPeakRss();
   const ResourceSnapshot before = TakeResourceSnapshot();
-  const auto t0 = SteadyClock::now();
   Status status;
-  if (single_call) {
-    const CycleClock& clock = CycleClock::Get();
-    const uint64_t c0 = clock.Now();
-    if (spec.op == "reorganize") {
-      status = engine_->adapter()->Reorganize().WithContext("reorganize");
-    } else if (spec.op == "sync") {
-      status = engine_->adapter()->Sync().WithContext("sync");
-    } else {
-      status = engine_->Close();
-      if (status.ok()) status = engine_->Open(nullptr);
-    }
-    const uint64_t c1 = clock.Now();
-    out->seconds = SecondsSince(t0);
-    LatencyHistogram h;
-    h.Record(clock.ToNs(c1 - c0));
-    results::OpFigures f;
-    f.op = "all";
-    f.ops = 1;
-    f.ops_per_sec = out->seconds > 0 ? 1 / out->seconds : 0;
-    f.latency = h.Summarize();
-    out->ops.push_back(f);
-    if (status.IsNotSupported()) *unsupported = true;
-  } else if (record_phase) {
-    status = RunRecordPhase(spec, seed, engine_->adapter(), &engine_->records, out, unsupported);
-  } else if (spec.op == "recreate") {
-    status = RunRecreate(spec.count, out);
-  } else {
-    status = RunWorkers(spec, seed, threads, target, spec.count, true, out, unsupported);
+  switch (info.shape) {
+    case PhaseShape::kSingleCall:
+      status = RunSingleCall(spec.op, out);
+      if (status.IsNotSupported()) *unsupported = true;
+      break;
+    case PhaseShape::kRecord:
+      status = RunRecordPhase(spec, seed, engine_->adapter(), &engine_->records, out, unsupported);
+      break;
+    case PhaseShape::kRecreate:
+      status = RunRecreate(spec.count, out);
+      break;
+    case PhaseShape::kStream:
+      status = RunWorkers(spec, seed, point, spec.count, /*measured=*/true, out, unsupported);
+      break;
   }
   const ResourceSnapshot after = TakeResourceSnapshot();
   out->cpu_user_s = after.cpu_user_s - before.cpu_user_s;
   out->cpu_sys_s = after.cpu_sys_s - before.cpu_sys_s;
   out->peak_rss_bytes = PeakRssBytes();
   if (before.read_bytes && after.read_bytes) out->bytes_read = *after.read_bytes - *before.read_bytes;
-  if (before.write_bytes && after.write_bytes) {
-    out->bytes_written = *after.write_bytes - *before.write_bytes;
+  // A writing phase is followed (untimed) by the engine's Sync(), so the
+  // bytes written and the sizes are those that reached the files: an engine
+  // that keeps its writes in memory until a sync is not "smaller".
+  ResourceSnapshot synced = after;
+  if (status.ok() && info.writes && engine_->is_open()) {
+    status = engine_->adapter()->Sync().WithContext("sync after the phase (untimed)");
+    synced = TakeResourceSnapshot();
+    out->sizes_after_sync = status.ok();
+  }
+  if (before.write_bytes && synced.write_bytes) {
+    out->bytes_written = *synced.write_bytes - *before.write_bytes;
   }
   files = engine_->Files();
   const FileSizes sizes = SizeOfFiles(files);
@@ -273,32 +249,49 @@ Status PhaseExecutor::RunRepetition(const PhaseSpec& spec, size_t phase_index, i
   return status;
 }
 
+Status PhaseExecutor::RunSingleCall(PhaseOp op, results::Repetition* out) {
+  const CycleClock& clock = CycleClock::Get();
+  Status status;
+  const uint64_t c0 = clock.Now();
+  if (op == PhaseOp::kReorganize) {
+    status = engine_->adapter()->Reorganize().WithContext("reorganize");
+  } else if (op == PhaseOp::kSync) {
+    status = engine_->adapter()->Sync().WithContext("sync");
+  } else {
+    status = engine_->Close();
+    if (status.ok()) status = engine_->Open(nullptr);
+  }
+  const uint64_t c1 = clock.Now();
+  out->seconds = static_cast<double>(clock.ToNs(c1 - c0)) / 1e9;
+  LatencyHistogram h;
+  h.Record(clock.ToNs(c1 - c0));
+  out->ops.push_back(MakeOpFigures("all", 1, out->seconds, h));
+  return status;
+}
+
 // Seed 000's speed1: a database created and deleted `count` times, each
 // cycle timed (open empty, close, delete the files).
 Status PhaseExecutor::RunRecreate(uint64_t count, results::Repetition* out) {
   const CycleClock& clock = CycleClock::Get();
   LatencyHistogram h;
-  const auto t0 = SteadyClock::now();
   Status s;
+  const uint64_t start = clock.Now();
+  uint64_t end = start;
   for (uint64_t i = 0; i < count && s.ok(); ++i) {
     const uint64_t c0 = clock.Now();
     s = engine_->Recreate();
-    const uint64_t c1 = clock.Now();
-    if (s.ok()) h.Record(clock.ToNs(c1 - c0));
+    end = clock.Now();
+    if (s.ok()) h.Record(clock.ToNs(end - c0));
   }
-  out->seconds = SecondsSince(t0);
-  results::OpFigures f;
-  f.op = "all";
-  f.ops = h.count();
-  f.ops_per_sec = out->seconds > 0 ? static_cast<double>(f.ops) / out->seconds : 0;
-  f.latency = h.Summarize();
-  out->ops.push_back(std::move(f));
+  out->seconds = static_cast<double>(clock.ToNs(end - start)) / 1e9;
+  out->ops.push_back(MakeOpFigures("all", h.count(), out->seconds, h));
   return s.WithContext("recreate");
 }
 
-Status PhaseExecutor::RunWorkers(const PhaseSpec& spec, uint64_t seed, int threads,
-                                 double target, uint64_t count, bool record, results::Repetition* out,
+Status PhaseExecutor::RunWorkers(const PhaseSpec& spec, uint64_t seed, const MatrixPoint& point,
+                                 uint64_t count, bool measured, results::Repetition* out,
                                  bool* unsupported) {
+  const int threads = point.threads;
   Adapter* adapter = engine_->adapter();
   WorkerPlan base;
   base.spec = &spec;
@@ -306,12 +299,12 @@ Status PhaseExecutor::RunWorkers(const PhaseSpec& spec, uint64_t seed, int threa
   base.values = in_.values;
   base.seed = seed;
   base.threads = threads;
-  base.target_ops = target;
+  base.target_ops = point.target;
   base.present = engine_->present;
   base.insert_base = spec.ycsb && spec.ycsb->first_insert ? *spec.ycsb->first_insert
                                                           : engine_->present;
-  base.duration_s = record ? spec.duration_s : 0;
-  base.sync_each_commit = spec.sync == "commit";
+  base.duration_s = measured ? spec.duration_s : 0;
+  base.sync_each_commit = spec.sync == CommitSync::kCommit;
   base.adapter = adapter;
 
   std::unique_ptr<PaddedCounter[]> insert_counts;
@@ -324,15 +317,17 @@ Status PhaseExecutor::RunWorkers(const PhaseSpec& spec, uint64_t seed, int threa
   std::vector<std::unique_ptr<Session>> sessions(static_cast<size_t>(threads));
   std::vector<std::unique_ptr<PhaseWorker>> workers;
   for (int t = 0; t < threads; ++t) {
+    const size_t ti = static_cast<size_t>(t);
     const uint64_t share = count / static_cast<uint64_t>(threads) +
                            (static_cast<uint64_t>(t) < count % static_cast<uint64_t>(threads));
-    plans[static_cast<size_t>(t)].ops_per_thread = share;
-    plans[static_cast<size_t>(t)].phase_ops = count;
-    KVBENCH_RETURN_IF_ERROR(adapter->NewSession(&sessions[static_cast<size_t>(t)])
-                                .WithContext(engine_->name() + ": new session"));
-    workers.push_back(std::make_unique<PhaseWorker>(plans[static_cast<size_t>(t)], t));
+    plans[ti].ops_per_thread = share;
+    plans[ti].phase_ops = count;
+    KVBENCH_RETURN_IF_ERROR(
+        adapter->NewSession(&sessions[ti]).WithContext(engine_->name() + ": new session"));
+    workers.push_back(std::make_unique<PhaseWorker>(plans[ti], t));
   }
 
+  const CycleClock& clock = CycleClock::Get();
   std::atomic<bool> go{false};
   std::atomic<uint64_t> start_ticks{0};
   std::vector<std::thread> pool;
@@ -343,46 +338,41 @@ Status PhaseExecutor::RunWorkers(const PhaseSpec& spec, uint64_t seed, int threa
                                            start_ticks.load(std::memory_order_relaxed));
     });
   }
-  const auto t0 = SteadyClock::now();
-  start_ticks.store(CycleClock::Get().Now(), std::memory_order_relaxed);
+  const auto wall0 = SteadyClock::now();
+  start_ticks.store(clock.Now(), std::memory_order_relaxed);
   go.store(true, std::memory_order_release);
-  if (in_.show_progress && record) {
-    // Polls the workers' own counters; sleeps between polls so it takes no
-    // measurable CPU from them.
-    std::atomic<bool> done{false};
-    std::thread watcher([&] {
-      while (!done.load()) {
-        std::this_thread::sleep_for(std::chrono::milliseconds(250));
+  {
+    std::optional<ProgressWatcher> watcher;
+    if (in_.show_progress && measured) {
+      watcher.emplace([&] {
         uint64_t sum = 0;
         for (const auto& w : workers) sum += w->progress();
-        ShowProgress(spec.name, engine_->name(), sum, count, SecondsSince(t0));
-      }
-    });
+        ShowProgress(spec.name, engine_->name(), sum, count, SecondsSince(wall0));
+      });
+    }
     for (auto& th : pool) th.join();
-    done = true;
-    watcher.join();
-    std::fprintf(stderr, "\r%*s\r", 70, "");
-  } else {
-    for (auto& th : pool) th.join();
+    if (watcher) {
+      watcher->Stop();
+      std::fprintf(stderr, "\r%*s\r", 70, "");
+    }
   }
-  const double seconds = SecondsSince(t0);
   sessions.clear();
 
-  // Merge per-thread results: histograms, counters, digests (in thread order).
+  // Merge per-thread results: histograms, counters, digests (in thread order);
+  // the timed span ends when the last worker's last operation ended.
   WorkerResult merged;
   uint64_t digest = 0x6b7662656e6368ULL;
+  uint64_t end_ticks = start_ticks.load();
   Status first_error;
   for (const auto& w : workers) {
     const WorkerResult& r = w->result();
     for (size_t k = 0; k < merged.latency.size(); ++k) {
       merged.latency[k].Merge(r.latency[k]);
-      merged.work[k].found += r.work[k].found;
-      merged.work[k].not_found += r.work[k].not_found;
-      merged.work[k].rows += r.work[k].rows;
-      merged.work[k].bytes_returned += r.work[k].bytes_returned;
-      merged.work[k].errors += r.work[k].errors;
+      AddWork(r.work[k], &merged.work[k]);
     }
+    merged.pacing_lateness.Merge(r.pacing_lateness);
     merged.ops += r.ops;
+    end_ticks = std::max(end_ticks, r.end_ticks);
     digest = datasets::Mix64(digest ^ r.digest) + 1;
     if (first_error.ok() && !r.first_error.ok()) first_error = r.first_error;
     if (r.unsupported) *unsupported = true;
@@ -392,36 +382,27 @@ Status PhaseExecutor::RunWorkers(const PhaseSpec& spec, uint64_t seed, int threa
   engine_->present = std::max(
       engine_->present,
       base.insert_base + merged.latency[static_cast<size_t>(OpKind::kInsert)].count());
-  if (!record) return first_error;
+  if (!measured) return first_error;
 
+  const double seconds =
+      static_cast<double>(clock.ToNs(end_ticks - start_ticks.load())) / 1e9;
   out->seconds = seconds;
-  results::OpFigures all;
-  all.op = "all";
+  results::WorkCounts all_work;
   LatencyHistogram all_latency;
   for (size_t k = 0; k < merged.latency.size(); ++k) {
     if (static_cast<OpKind>(k) == OpKind::kCommit) continue;
     all_latency.Merge(merged.latency[k]);
-    all.work.found += merged.work[k].found;
-    all.work.not_found += merged.work[k].not_found;
-    all.work.rows += merged.work[k].rows;
-    all.work.bytes_returned += merged.work[k].bytes_returned;
-    all.work.errors += merged.work[k].errors;
+    AddWork(merged.work[k], &all_work);
   }
-  all.ops = merged.ops;
-  all.ops_per_sec = seconds > 0 ? static_cast<double>(merged.ops) / seconds : 0;
-  all.latency = all_latency.Summarize();
-  all.work.stream_digest = HexU64(digest);
-  out->ops.push_back(std::move(all));
+  all_work.stream_digest = HexU64(digest);
+  out->ops.push_back(MakeOpFigures("all", merged.ops, seconds, all_latency, all_work));
   for (size_t k = 0; k < merged.latency.size(); ++k) {
     if (merged.latency[k].count() == 0) continue;
-    results::OpFigures f;
-    f.op = OpName(static_cast<OpKind>(k), spec);
-    f.ops = merged.latency[k].count();
-    f.ops_per_sec = seconds > 0 ? static_cast<double>(f.ops) / seconds : 0;
-    f.latency = merged.latency[k].Summarize();
-    f.work = merged.work[k];
-    out->ops.push_back(std::move(f));
+    out->ops.push_back(MakeOpFigures(OpName(static_cast<OpKind>(k), spec),
+                                     merged.latency[k].count(), seconds, merged.latency[k],
+                                     merged.work[k]));
   }
+  if (merged.pacing_lateness.count() > 0) out->pacing_lateness = merged.pacing_lateness.Summarize();
   return first_error;
 }
 

@@ -11,6 +11,7 @@
 #include "adapters/adapter.h"
 #include "runner/record_phase.h"
 #include "results/results.h"
+#include "runner/run_plan.h"
 #include "runner/workload.h"
 
 namespace kvbench::datasets {
@@ -67,16 +68,16 @@ class PhaseExecutor {
 
   // Never fails as a call: an engine error becomes status "failed" with the
   // reason, a missing capability status "unsupported".
-  results::PhaseRun Run(const PhaseSpec& spec, size_t phase_index, int threads, double target,
-               const std::string& cache);
+  results::PhaseRun Run(const PhaseSpec& spec, size_t phase_index, const MatrixPoint& point);
 
  private:
-  Status RunRepetition(const PhaseSpec& spec, size_t phase_index, int rep, int threads,
-                       double target, const std::string& cache, results::Repetition* out,
-                       bool* unsupported);
+  Status RunRepetition(const PhaseSpec& spec, size_t phase_index, int rep,
+                       const MatrixPoint& point, results::Repetition* out, bool* unsupported);
+  Status RunSingleCall(PhaseOp op, results::Repetition* out);
   Status RunRecreate(uint64_t count, results::Repetition* out);
-  Status RunWorkers(const PhaseSpec& spec, uint64_t seed, int threads, double target,
-                    uint64_t count, bool record, results::Repetition* out, bool* unsupported);
+  // `measured` false: a warm-up pass, nothing recorded.
+  Status RunWorkers(const PhaseSpec& spec, uint64_t seed, const MatrixPoint& point,
+                    uint64_t count, bool measured, results::Repetition* out, bool* unsupported);
 
   PhaseInputs in_;
   EngineHandle* engine_;

@@ -10,6 +10,7 @@
 #include "datasets/request_distribution.h"
 #include "runner/cycle_clock.h"
 #include "runner/latency_histogram.h"
+#include "runner/op_figures.h"
 #include "runner/record_source.h"
 
 namespace kvbench::runner {
@@ -23,20 +24,11 @@ void RecordState::Clear() {
   deleted_upto = 0;
 }
 
-bool IsRecordPhase(const std::string& op) {
-  return op.starts_with("record-") || op == "memory-baseline";
-}
-
 namespace {
 
 constexpr size_t kMaxBlock = 256;
 // Fields prepared per block at most (a block of 50,000-field records holds one).
 constexpr size_t kMaxBlockFields = 1 << 16;
-
-bool IsWrite(const std::string& op) {
-  return op == "record-create" || op == "record-insert" || op == "record-set" ||
-         op == "record-delete";
-}
 
 // The timed loop shared by every record operation: blocks of operations,
 // prepared untimed, executed under one pair of clock reads, with the
@@ -57,7 +49,7 @@ class BlockRunner {
     // Reads are batched too: on native a batch holds the lock once for all
     // its calls (WhiteDB's speed tests took no locks at all).
     const bool batched = spec_.batch > 1;
-    const bool sync_each = IsWrite(spec_.op) && spec_.sync == "commit";
+    const bool sync_each = InfoOf(spec_.op).writes && spec_.sync == CommitSync::kCommit;
     uint64_t in_batch = 0;
     for (uint64_t first = 0; first < count; first += block_) {
       const uint64_t n = std::min<uint64_t>(block_, count - first);
@@ -128,15 +120,11 @@ class BlockRunner {
   uint64_t digest_ = 0x7265636f7264ULL;
 };
 
+// Throughput over the timed blocks only (record generation excluded).
 void FillFigures(const BlockRunner& runner, results::Repetition* out) {
-  results::OpFigures f;
-  f.op = "all";
-  f.ops = runner.ops();
-  f.ops_per_sec = runner.timed_ns() > 0
-                      ? static_cast<double>(runner.ops()) * 1e9 / static_cast<double>(runner.timed_ns())
-                      : 0;
-  f.latency = runner.latency().Summarize();
-  f.work = runner.work();
+  results::OpFigures f = MakeOpFigures("all", runner.ops(),
+                                       static_cast<double>(runner.timed_ns()) / 1e9,
+                                       runner.latency(), runner.work());
   f.work.stream_digest = HexU64(runner.digest());
   out->ops.push_back(std::move(f));
 }
@@ -154,15 +142,10 @@ Status RunMemoryBaseline(uint64_t count, results::Repetition* out) {
   const uint64_t t1 = clock.Now();
   std::free(words);
   const uint64_t ns = clock.ToNs(t1 - t0);
-  results::OpFigures f;
-  f.op = "all";
-  f.ops = count;
-  f.ops_per_sec = ns > 0 ? static_cast<double>(count) * 1e9 / static_cast<double>(ns) : 0;
   LatencyHistogram h;
   h.Record(ns);
-  f.latency = h.Summarize();
-  out->ops.push_back(std::move(f));
   out->seconds = static_cast<double>(ns) / 1e9;
+  out->ops.push_back(MakeOpFigures("all", count, out->seconds, h));
   return Status::OK();
 }
 
@@ -181,14 +164,14 @@ class RecordPhase {
     Status s = Dispatch(&runner, block);
     out->seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
     FillFigures(runner, out);
-    return s.WithContext(spec_.op);
+    return s.WithContext(NameOf(spec_.op));
   }
 
  private:
   Status Dispatch(BlockRunner* runner, size_t block) {
-    const std::string& op = spec_.op;
+    const PhaseOp op = spec_.op;
     std::vector<RecordId>& ids = state_->ids;
-    if (op == "record-create") {
+    if (op == PhaseOp::kRecordCreate) {
       return runner->Run(
           spec_.count, [](uint64_t, size_t) {},
           [&](uint64_t, size_t) {
@@ -199,13 +182,13 @@ class RecordPhase {
             return Status::OK();
           });
     }
-    if (op == "record-insert") return Insert(runner, block);
-    if (op == "record-index") {
+    if (op == PhaseOp::kRecordInsert) return Insert(runner, block);
+    if (op == PhaseOp::kRecordIndex) {
       return runner->Run(1, [](uint64_t, size_t) {},
                          [&](uint64_t, size_t) { return table_->CreateIndex(spec_.field); });
     }
     if (ids.empty()) return Status::InvalidArgument("no records: run a record-insert phase first");
-    if (op == "record-get") {
+    if (op == PhaseOp::kRecordGet) {
       std::vector<uint64_t> chosen(block);
       std::unique_ptr<datasets::RequestDistribution> chooser;
       KVBENCH_RETURN_IF_ERROR(datasets::NewRequestDistribution(
@@ -218,7 +201,7 @@ class RecordPhase {
             return s;
           });
     }
-    if (op == "record-set") {
+    if (op == PhaseOp::kRecordSet) {
       if (spec_.field >= state_->source->field_count()) {
         return Status::InvalidArgument("field " + std::to_string(spec_.field) + " is out of range");
       }
@@ -242,7 +225,7 @@ class RecordPhase {
             return table_->SetField(ids[chosen[slot]], spec_.field, values[slot], SetMode::kChecked);
           });
     }
-    if (op == "record-delete") {
+    if (op == PhaseOp::kRecordDelete) {
       return runner->Run(
           spec_.count, [](uint64_t, size_t) {},
           [&](uint64_t, size_t) {
@@ -257,7 +240,7 @@ class RecordPhase {
           });
     }
     const FieldValue sought = FieldValue::Int(spec_.value);
-    if (op == "record-scan") {
+    if (op == PhaseOp::kRecordScan) {
       return runner->Run(spec_.count, [](uint64_t, size_t) {}, [&](uint64_t, size_t) {
         uint64_t examined = 0;
         KVBENCH_RETURN_IF_ERROR(table_->ScanEqual(spec_.field, sought, 0, &matches_, &examined));
@@ -266,7 +249,7 @@ class RecordPhase {
         return Status::OK();
       });
     }
-    if (op == "record-query") {
+    if (op == PhaseOp::kRecordQuery) {
       return runner->Run(spec_.count, [](uint64_t, size_t) {}, [&](uint64_t, size_t) {
         KVBENCH_RETURN_IF_ERROR(table_->QueryEqual(spec_.field, sought, spec_.limit, &matches_));
         runner->work().rows += matches_.size();
@@ -274,7 +257,7 @@ class RecordPhase {
         return Status::OK();
       });
     }
-    if (op == "record-follow") {
+    if (op == PhaseOp::kRecordFollow) {
       RecordId head = 0;
       for (auto it = ids.rbegin(); it != ids.rend() && head == 0; ++it) head = *it;
       return runner->Run(spec_.count, [](uint64_t, size_t) {}, [&](uint64_t, size_t) {
@@ -292,14 +275,14 @@ class RecordPhase {
         return Status::OK();
       });
     }
-    return Status::InvalidArgument("unknown record operation '" + op + "'");
+    return Status::InvalidArgument(std::string("not a record operation: ") + NameOf(op));
   }
 
   Status Insert(BlockRunner* runner, size_t block) {
     std::vector<RecordId>& ids = state_->ids;
     std::vector<std::vector<FieldValue>> records(block);
     const uint64_t base = ids.size();
-    const bool checked = spec_.set == "checked";
+    const bool checked = spec_.set == RecordSetMode::kChecked;
     const std::vector<FieldType>& types = state_->source->spec().types;
     const bool has_references =
         std::find(types.begin(), types.end(), FieldType::kReference) != types.end();
@@ -354,7 +337,7 @@ class RecordPhase {
 
 Status RunRecordPhase(const PhaseSpec& spec, uint64_t seed, Adapter* adapter, RecordState* state,
                       results::Repetition* out, bool* unsupported) {
-  if (spec.op == "memory-baseline") return RunMemoryBaseline(spec.count, out);
+  if (spec.op == PhaseOp::kMemoryBaseline) return RunMemoryBaseline(spec.count, out);
   if (!spec.schema.empty() &&
       (!state->source || state->source->schema() != spec.schema ||
        state->source->spec().name != spec.table)) {

@@ -36,8 +36,6 @@ struct RecordState {
   uint64_t deleted_upto = 0;  // record-delete removes the oldest live records first
 };
 
-bool IsRecordPhase(const std::string& op);
-
 // Runs one repetition of a record phase (or "memory-baseline") on `adapter`.
 // Fills out->seconds and out->ops. NotSupported (with *unsupported set) when
 // the engine cannot do it.

@@ -58,11 +58,76 @@ datasets::DatasetSpec DatasetSpecOf(const Workload& w, const PhaseSpec& phase) {
   return spec;
 }
 
+std::map<std::string, std::string> PhaseParameters(const PhaseSpec& spec) {
+  const uint32_t fields = InfoOf(spec.op).fields;
+  std::map<std::string, std::string> out;
+  auto uses = [fields](uint32_t bit) { return (fields & bit) != 0; };
+  out["repetitions"] = std::to_string(spec.repetitions);
+  if (uses(kFieldCount)) {
+    out["count"] = std::to_string(spec.count);
+    if (spec.duration_s > 0) out["duration_s"] = fmt::format("{}", spec.duration_s);
+  }
+  if (uses(kFieldBatch)) out["batch"] = std::to_string(spec.batch);
+  if (uses(kFieldWarmup)) out["warmup"] = std::to_string(spec.warmup);
+  if (uses(kFieldKeys)) out["keys"] = NameOf(spec.keys);
+  if (uses(kFieldDistribution)) {
+    out["distribution"] = spec.distribution;
+    for (const auto& [k, v] : spec.distribution_params) out["distribution." + k] = v;
+  }
+  if (uses(kFieldSync)) out["sync"] = NameOf(spec.sync);
+  if (uses(kFieldOrder)) out["order"] = NameOf(spec.order);
+  if (uses(kFieldLimit)) out["limit"] = std::to_string(spec.limit);
+  if (uses(kFieldDirection)) {
+    out["direction"] = NameOf(spec.direction);
+    out["values"] = spec.values ? "true" : "false";
+  }
+  if (uses(kFieldFromTo)) {
+    out["from"] = fmt::format("{}", spec.from);
+    out["to"] = fmt::format("{}", spec.to);
+  }
+  if (uses(kFieldSkip)) out["skip"] = std::to_string(spec.skip);
+  if (uses(kFieldProportions)) {
+    for (const auto& [k, v] : spec.proportions) out["proportion." + k] = fmt::format("{}", v);
+  }
+  if (uses(kFieldThreads) && spec.table_per_thread) out["table_per_thread"] = "true";
+  if (uses(kFieldRecord)) {
+    if (!spec.schema.empty()) out["schema"] = spec.schema;
+    out["table"] = spec.table;
+  }
+  if (uses(kFieldField)) out["field"] = std::to_string(spec.field);
+  if (uses(kFieldValue)) out["value"] = std::to_string(spec.value);
+  if (uses(kFieldSet)) {
+    out["set"] = NameOf(spec.set);
+    out["read_back"] = spec.read_back ? "true" : "false";
+  }
+  if (uses(kFieldDeleteAfter)) out["delete_after"] = spec.delete_after ? "true" : "false";
+  if (InfoOf(spec.op).shape == PhaseShape::kRecord) {
+    out["timing"] = "blocks of up to 256 operations, generation excluded";
+  }
+  if (spec.reopen) out["reopen"] = "true";
+  if (spec.fresh) out["fresh"] = "true";
+  if (!spec.dataset_kind.empty()) {
+    out["dataset.kind"] = spec.dataset_kind;
+    for (const auto& [k, v] : spec.dataset_params) out["dataset." + k] = v;
+  }
+  if (spec.ycsb) {
+    out["ycsb.fieldcount"] = std::to_string(spec.ycsb->field_count);
+    out["ycsb.readallfields"] = spec.ycsb->read_all_fields ? "true" : "false";
+    out["ycsb.writeallfields"] = spec.ycsb->write_all_fields ? "true" : "false";
+    out["ycsb.key_space"] = std::to_string(spec.ycsb->key_space);
+    if (spec.proportions.contains("scan")) {
+      out["ycsb.scanlength"] = fmt::format("{} [{}, {}]", spec.ycsb->scan_length_distribution,
+                                           spec.ycsb->min_scan_length, spec.ycsb->max_scan_length);
+    }
+  }
+  return out;
+}
+
 std::vector<MatrixPoint> ExpandMatrix(const PhaseSpec& spec) {
   std::vector<MatrixPoint> points;
   for (int threads : spec.threads) {
     for (double target : spec.targets) {
-      for (const std::string& cache : spec.caches) points.push_back({threads, target, cache});
+      for (CacheState cache : spec.caches) points.push_back({threads, target, cache});
     }
   }
   return points;
@@ -201,17 +266,18 @@ Status PlanRun(const std::string& path, const RunOverrides& overrides, RunPlan* 
       std::unique_ptr<RecordSource> source;
       KVBENCH_RETURN_IF_ERROR(
           RecordSource::Parse(phase.schema, phase.table, 1, &source).WithContext(where + ": field 'schema'"));
-      if (phase.field >= source->field_count() && phase.op != "record-insert" && phase.op != "record-create") {
+      // Record inserts and creates write every field; the others name one.
+      if (phase.field >= source->field_count() && (InfoOf(phase.op).fields & kFieldField)) {
         return Status::InvalidArgument(fmt::format("{}: field 'field': {} is out of range (the schema has {} fields)",
                                                    where, phase.field, source->field_count()));
       }
       has_record_table = true;
-    } else if (phase.op.starts_with("record-") && !has_record_table) {
+    } else if (InfoOf(phase.op).needs_record_table && !has_record_table) {
       return Status::InvalidArgument(where + ": field 'schema': missing (the first record phase "
                                      "names the records' schema, e.g. schema = \"int*5\")");
     }
     if (phase.fresh) has_record_table = !phase.schema.empty();
-    if (phase.sync == "commit") {
+    if (phase.sync == CommitSync::kCommit) {
       for (int t : phase.threads) {
         if (t > 1) {
           return Status::InvalidArgument(where + ": sync = \"commit\" needs threads = 1");
@@ -243,33 +309,14 @@ std::string DescribePlan(const RunPlan& plan) {
   }
   out += "phases:\n";
   for (const PhaseSpec& p : w.phases) {
-    out += p.ycsb ? fmt::format("  {}: op={} count={}", p.name, p.op, p.count)
-                  : fmt::format("  {} (line {}): op={} count={}", p.name, p.line, p.op, p.count);
-    if (p.duration_s > 0) out += fmt::format(" duration={}s", p.duration_s);
-    if (p.batch > 1) out += fmt::format(" batch={}", p.batch);
-    if (p.warmup > 0) out += fmt::format(" warmup={}", p.warmup);
-    out += fmt::format(" repetitions={} distribution={}", p.repetitions, p.distribution);
-    if (p.op == "get") out += fmt::format(" keys={}", p.keys);
-    if (p.fresh) out += " fresh";
-    if (!p.dataset_kind.empty()) {
-      out += fmt::format(" dataset={}", p.dataset_kind);
-      for (const auto& [k, v] : p.dataset_params) out += fmt::format(",{}={}", k, v);
-    }
-    if (!p.schema.empty()) out += fmt::format(" table={} schema={}", p.table, p.schema);
-    if (p.op.starts_with("record-")) out += fmt::format(" field={}", p.field);
-    if (p.op == "record-scan" || p.op == "record-query") out += fmt::format(" value={}", p.value);
-    if (p.op == "record-insert" && (p.set != "new" || p.read_back)) {
-      out += fmt::format(" set={}{}", p.set, p.read_back ? " read_back" : "");
-    }
-    if (p.sync != "none") out += fmt::format(" sync={}", p.sync);
-    if (p.reopen) out += " reopen";
-    for (const auto& [k, v] : p.proportions) out += fmt::format(" {}={}", k, v);
-    if (p.ycsb && p.ycsb->key_space > 0) out += fmt::format(" key_space={}", p.ycsb->key_space);
+    out += p.ycsb ? fmt::format("  {}: op={}", p.name, NameOf(p.op))
+                  : fmt::format("  {} (line {}): op={}", p.name, p.line, NameOf(p.op));
+    for (const auto& [k, v] : PhaseParameters(p)) out += fmt::format(" {}={}", k, v);
     out += "\n";
     for (const MatrixPoint& m : ExpandMatrix(p)) {
       out += fmt::format("    threads={} target={} cache={}\n", m.threads,
                          m.target > 0 ? fmt::format("{} ops/s", m.target) : "unthrottled",
-                         m.cache.empty() ? "as-is" : m.cache);
+                         m.cache == CacheState::kAsIs ? "as-is" : NameOf(m.cache));
     }
   }
   return out;

@@ -47,11 +47,16 @@ datasets::DatasetSpec DatasetSpecOf(const Workload& workload, const PhaseSpec& p
 // The plan as text for `kvbench validate`.
 std::string DescribePlan(const RunPlan& plan);
 
+// The parameters that shaped a phase, by name: exactly the fields its
+// operation reads (PhaseOpInfo::fields), as `kvbench validate` prints them and
+// results.json records them.
+std::map<std::string, std::string> PhaseParameters(const PhaseSpec& spec);
+
 // Every matrix point of a phase, in run order.
 struct MatrixPoint {
   int threads;
   double target;
-  std::string cache;
+  CacheState cache = CacheState::kAsIs;
 };
 std::vector<MatrixPoint> ExpandMatrix(const PhaseSpec& spec);
 

@@ -31,6 +31,7 @@
 #include <vector>
 
 #include "common/status.h"
+#include "runner/phase_op.h"
 
 namespace kvbench::runner {
 
@@ -93,7 +94,7 @@ struct PhaseSpec {
   //             collecting up to `limit` records
   // record-follow  `count` walks of the reference chain in `field` from the
   //             newest record to the first
-  std::string op;
+  PhaseOp op = PhaseOp::kInsert;
   int line = 0;  // where the phase starts in the file, for messages
 
   uint64_t count = 0;     // operations (0 with duration_s > 0: run for a time)
@@ -101,14 +102,14 @@ struct PhaseSpec {
   uint64_t batch = 1;     // writes per transaction (1 = one per transaction);
                           // record phases: operations per transaction, reads too
   uint64_t warmup = 0;    // unmeasured operations before the measured ones
-  int repetitions = 1;
+  int repetitions = 0;  // 0 until parsed: the workload's default_repetitions
   std::vector<int> threads = {1};
   std::vector<double> targets = {0};       // ops/s over all threads, 0 = unthrottled
-  std::vector<std::string> caches = {""};  // "cold" | "hot"; "" = as it is
-  std::string keys = "present";            // get: present | absent | repeat
+  std::vector<CacheState> caches = {CacheState::kAsIs};
+  KeyChoice keys = KeyChoice::kPresent;    // get
   std::string distribution = "uniform";    // uniform | zipfian | latest | hotspot | sequential ...
   std::map<std::string, std::string> distribution_params;
-  std::string sync = "none";               // none | commit (engine Sync() after each commit)
+  CommitSync sync = CommitSync::kNone;     // kCommit: engine Sync() after each commit
   bool reopen = false;                     // reopen (not evicted) before the phase
   // Seed 003's "one table per thread": each thread's keys carry a prefix of
   // its own ("t<thread>/"), the portable stand-in for a table per writer.
@@ -116,11 +117,11 @@ struct PhaseSpec {
   // insert: "index" inserts indexes in increasing order (for urls keys that
   // is a directory walk's order: keys of one directory together); "shuffled"
   // inserts the same keys in a random order (db_bench's fillrandom).
-  std::string order = "index";
+  InsertOrder order = InsertOrder::kIndex;
   // scan / range / skip
   uint64_t limit = 100;
   bool limit_given = false;                // range: stop after `limit` too
-  std::string direction = "forward";       // forward | backward
+  ScanWay direction = ScanWay::kForward;
   bool values = true;                      // scans read values too
   double from = 0, to = 1;
   uint64_t skip = 0;
@@ -146,9 +147,12 @@ struct PhaseSpec {
   std::string table = "records";
   uint32_t field = 0;
   int64_t value = 0;           // record-scan / record-query: the integer sought
-  std::string set = "new";     // record-insert: new (create + set as new) | checked
+  RecordSetMode set = RecordSetMode::kNew;  // record-insert: create + set as new, or checked
   bool read_back = false;      // record-insert
   bool delete_after = false;   // record-create
+  // Fields the file gave explicitly (PhaseField bits), for the check that
+  // each applies to the operation.
+  uint32_t given_fields = 0;
   // Set for phases made from a YCSB property file.
   std::optional<YcsbPhaseSpec> ycsb;
 };
@@ -160,6 +164,9 @@ struct Workload {
   std::string source;
   std::vector<std::string> engines;  // empty: all that store data
   double timeout_s = 1800;
+  // Repetitions of a phase that does not say (top-level `repetitions`): 5 so
+  // that every figure has an interval; a workload of long phases may say less.
+  int default_repetitions = 5;
   std::string dataset_kind = "urls";
   std::map<std::string, std::string> dataset_params;  // includes count and seed
   uint64_t dataset_count = 0;

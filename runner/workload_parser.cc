@@ -122,12 +122,34 @@ class Checker {
   std::string error_;
 };
 
-const std::set<std::string> kOps = {
-    "insert",        "update",        "delete",        "rmw",          "get",
-    "scan",          "range",         "skip",          "mix",          "reorganize",
-    "reopen",        "sync",          "recreate",      "memory-baseline",
-    "record-create", "record-insert", "record-get",    "record-set",   "record-delete",
-    "record-scan",   "record-index",  "record-query",  "record-follow"};
+// Which PhaseField bit each phase key belongs to (keys not listed apply to
+// every operation: name, op, repetitions, cache, reopen, dataset, fresh).
+const std::map<std::string, uint32_t> kFieldOfKey = {
+    {"count", kFieldCount},        {"duration", kFieldCount},
+    {"batch", kFieldBatch},        {"warmup", kFieldWarmup},
+    {"keys", kFieldKeys},          {"distribution", kFieldDistribution},
+    {"distribution_params", kFieldDistribution},
+    {"sync", kFieldSync},          {"order", kFieldOrder},
+    {"limit", kFieldLimit},        {"direction", kFieldDirection},
+    {"values", kFieldDirection},   {"from", kFieldFromTo},
+    {"to", kFieldFromTo},          {"skip", kFieldSkip},
+    {"proportions", kFieldProportions},
+    {"threads", kFieldThreads},    {"target", kFieldThreads},
+    {"table_per_thread", kFieldThreads},
+    {"schema", kFieldRecord},      {"table", kFieldRecord},
+    {"field", kFieldField},        {"value", kFieldValue},
+    {"set", kFieldSet},            {"read_back", kFieldSet},
+    {"delete_after", kFieldDeleteAfter}};
+
+// Reads an optional string field naming one of an enum's values.
+template <typename E>
+void Choice(Checker& c, const toml::table& t, const std::string& prefix, const char* key,
+            const char* expected, E* out) {
+  std::string text;
+  if (c.String(t, prefix, key, &text) && !Parse(text, out)) {
+    c.Fail(t.get(key)->source(), prefix + key, std::string("must be ") + expected);
+  }
+}
 
 void ParsePhase(Checker& c, const toml::table& t, size_t index, Workload* w) {
   PhaseSpec p;
@@ -139,17 +161,27 @@ void ParsePhase(Checker& c, const toml::table& t, size_t index, Workload* w) {
                    "reopen", "table_per_thread", "order", "limit", "direction", "values", "from", "to", "skip",
                    "proportions", "dataset", "fresh", "schema", "table", "field", "value", "set", "read_back",
                    "delete_after"});
-  if (!c.String(t, prefix, "op", &p.op) && c.ok()) {
-    std::string list;
-    for (const auto& o : kOps) list += (list.empty() ? "" : ", ") + o;
-    c.Fail(t.source(), prefix + "op", "missing (one of " + list + ")");
+  std::string op_name;
+  if (!c.String(t, prefix, "op", &op_name) && c.ok()) {
+    c.Fail(t.source(), prefix + "op", "missing (one of " + PhaseOpNames() + ")");
   }
-  if (c.ok() && !kOps.contains(p.op)) {
-    std::string list;
-    for (const auto& o : kOps) list += (list.empty() ? "" : ", ") + o;
-    c.Fail(t.get("op")->source(), prefix + "op", "unknown operation '" + p.op + "' (known: " + list + ")");
+  if (c.ok() && !ParsePhaseOp(op_name, &p.op)) {
+    c.Fail(t.get("op")->source(), prefix + "op",
+           "unknown operation '" + op_name + "' (known: " + PhaseOpNames() + ")");
   }
-  p.name = p.op + "-" + std::to_string(index);
+  if (!c.ok()) return;
+  const PhaseOpInfo& info = InfoOf(p.op);
+  for (const auto& [key, node] : t) {
+    const auto it = kFieldOfKey.find(std::string(key.str()));
+    if (it == kFieldOfKey.end()) continue;
+    p.given_fields |= it->second;
+    if ((info.fields & it->second) == 0) {
+      c.Fail(node.source(), prefix + std::string(key.str()),
+             "does not apply to op '" + op_name + "'");
+      return;
+    }
+  }
+  p.name = op_name + "-" + std::to_string(index);
   c.String(t, prefix, "name", &p.name);
 
   int64_t i64 = 0;
@@ -158,6 +190,7 @@ void ParsePhase(Checker& c, const toml::table& t, size_t index, Workload* w) {
   if (c.Integer(t, prefix, "batch", 1, &i64)) p.batch = static_cast<uint64_t>(i64);
   if (c.Integer(t, prefix, "warmup", 0, &i64)) p.warmup = static_cast<uint64_t>(i64);
   if (c.Integer(t, prefix, "repetitions", 1, &i64)) p.repetitions = static_cast<int>(i64);
+  if (p.repetitions == 0) p.repetitions = w->default_repetitions;
   c.ScalarOrList<int>(t, prefix, "threads", &p.threads, [&](const toml::node& n, int* out) {
     if (!n.is_integer() || n.as_integer()->get() < 1 || n.as_integer()->get() > 1024) {
       return c.Fail(n.source(), prefix + "threads", "must be an integer from 1 to 1024");
@@ -174,18 +207,14 @@ void ParsePhase(Checker& c, const toml::table& t, size_t index, Workload* w) {
     *out = v;
     return true;
   });
-  c.ScalarOrList<std::string>(t, prefix, "cache", &p.caches,
-                              [&](const toml::node& n, std::string* out) {
-    if (!n.is_string() || (n.as_string()->get() != "cold" && n.as_string()->get() != "hot")) {
+  c.ScalarOrList<CacheState>(t, prefix, "cache", &p.caches,
+                             [&](const toml::node& n, CacheState* out) {
+    if (!n.is_string() || !Parse(n.as_string()->get(), out) || *out == CacheState::kAsIs) {
       return c.Fail(n.source(), prefix + "cache", "must be \"cold\" or \"hot\"");
     }
-    *out = n.as_string()->get();
     return true;
   });
-  if (c.String(t, prefix, "keys", &p.keys) && p.keys != "present" && p.keys != "absent" &&
-      p.keys != "repeat") {
-    c.Fail(t.get("keys")->source(), prefix + "keys", "must be present, absent or repeat");
-  }
+  Choice(c, t, prefix, "keys", "present, absent or repeat", &p.keys);
   c.String(t, prefix, "distribution", &p.distribution);
   if (const toml::table* dp = t.get_as<toml::table>("distribution_params")) {
     for (const auto& [k, v] : *dp) {
@@ -195,22 +224,15 @@ void ParsePhase(Checker& c, const toml::table& t, size_t index, Workload* w) {
       }
     }
   }
-  if (c.String(t, prefix, "sync", &p.sync) && p.sync != "none" && p.sync != "commit") {
-    c.Fail(t.get("sync")->source(), prefix + "sync", "must be none or commit");
-  }
+  Choice(c, t, prefix, "sync", "none or commit", &p.sync);
   c.Bool(t, prefix, "reopen", &p.reopen);
   c.Bool(t, prefix, "table_per_thread", &p.table_per_thread);
-  if (c.String(t, prefix, "order", &p.order) && p.order != "index" && p.order != "shuffled") {
-    c.Fail(t.get("order")->source(), prefix + "order", "must be index or shuffled");
-  }
+  Choice(c, t, prefix, "order", "index or shuffled", &p.order);
   if (c.Integer(t, prefix, "limit", 1, &i64)) {
     p.limit = static_cast<uint64_t>(i64);
     p.limit_given = true;
   }
-  if (c.String(t, prefix, "direction", &p.direction) && p.direction != "forward" &&
-      p.direction != "backward") {
-    c.Fail(t.get("direction")->source(), prefix + "direction", "must be forward or backward");
-  }
+  Choice(c, t, prefix, "direction", "forward or backward", &p.direction);
   c.Bool(t, prefix, "values", &p.values);
   c.Number(t, prefix, "from", 0, &p.from);
   c.Number(t, prefix, "to", 0, &p.to);
@@ -268,37 +290,26 @@ void ParsePhase(Checker& c, const toml::table& t, size_t index, Workload* w) {
     if (!n->is_integer()) c.Fail(n->source(), prefix + "value", "must be an integer");
     else p.value = n->as_integer()->get();
   }
-  if (c.String(t, prefix, "set", &p.set) && p.set != "new" && p.set != "checked") {
-    c.Fail(t.get("set")->source(), prefix + "set", "must be new or checked");
-  }
+  Choice(c, t, prefix, "set", "new or checked", &p.set);
   c.Bool(t, prefix, "read_back", &p.read_back);
   c.Bool(t, prefix, "delete_after", &p.delete_after);
   if (!c.ok()) return;
 
   // Cross-field checks.
-  const bool counted = p.op != "reorganize" && p.op != "reopen" && p.op != "sync" &&
-                       p.op != "record-index";
-  if (p.op.starts_with("record-") && (p.threads.size() != 1 || p.threads[0] != 1)) {
-    c.Fail(t.get("threads")->source(), prefix + "threads", "record phases run on one client thread");
-  }
-  if (p.op.starts_with("record-") && p.duration_s > 0) {
+  const bool counted = (info.fields & kFieldCount) != 0;
+  if (info.shape == PhaseShape::kRecord && p.duration_s > 0) {
     c.Fail(t.get("duration")->source(), prefix + "duration", "record phases take a count");
   }
   if (counted && p.count == 0 && p.duration_s <= 0) {
     c.Fail(t.source(), prefix + "count", "give count >= 1 (or a duration in seconds)");
   }
-  if (p.op == "mix") {
+  if (p.op == PhaseOp::kMix) {
     double sum = 0;
     for (const auto& [k, v] : p.proportions) sum += v;
     if (sum <= 0) c.Fail(t.source(), prefix + "proportions", "a mix needs proportions summing to > 0");
-  } else if (!p.proportions.empty()) {
-    c.Fail(t.get("proportions")->source(), prefix + "proportions", "only a mix phase takes proportions");
   }
-  if (p.op == "range" && !(p.from < p.to && p.to <= 1)) {
+  if (p.op == PhaseOp::kRange && !(p.from < p.to && p.to <= 1)) {
     c.Fail(t.source(), prefix + "from", "range needs 0 <= from < to <= 1");
-  }
-  if (p.op == "insert" && p.batch > 1 && p.threads.size() == 1 && p.threads[0] > 1) {
-    // Allowed: each thread commits its own batches.
   }
   w->phases.push_back(std::move(p));
 }
@@ -319,8 +330,12 @@ Status ParseWorkload(const std::string& text, const std::string& path, Workload*
   Workload w;
   w.file = path;
   w.source = text;
-  c.OnlyKnownKeys(root, "", {"name", "description", "engines", "timeout", "dataset", "values",
-                             "options", "phase"});
+  c.OnlyKnownKeys(root, "", {"name", "description", "engines", "timeout", "repetitions",
+                             "dataset", "values", "options", "phase"});
+  int64_t default_repetitions = 0;
+  if (c.Integer(root, "", "repetitions", 1, &default_repetitions)) {
+    w.default_repetitions = static_cast<int>(default_repetitions);
+  }
   c.String(root, "", "name", &w.name);
   c.String(root, "", "description", &w.description);
   c.Number(root, "", "timeout", 1, &w.timeout_s);

@@ -31,7 +31,7 @@ cache = ["cold", "hot"]
   const PhaseSpec& p = w.phases[0];
   EXPECT_EQ(p.threads, (std::vector<int>{1, 2, 4}));
   EXPECT_EQ(p.targets, (std::vector<double>{100, 0}));
-  EXPECT_EQ(p.caches, (std::vector<std::string>{"cold", "hot"}));
+  EXPECT_EQ(p.caches, (std::vector<CacheState>{CacheState::kCold, CacheState::kHot}));
   EXPECT_EQ(p.line, 6);
   EXPECT_EQ(w.dataset_count, 100u);
 }

@@ -323,7 +323,8 @@ Status YcsbWorkloadFromText(const std::string& text, const std::string& path,
   if (insertcount > 0) {
     PhaseSpec load;
     load.name = "load";
-    load.op = "insert";
+    load.op = PhaseOp::kInsert;
+    load.repetitions = 1;  // YCSB loads once; --repeat overrides
     load.count = insertcount;
     load.threads = {static_cast<int>(threads)};
     load.targets = {target};
@@ -333,7 +334,9 @@ Status YcsbWorkloadFromText(const std::string& text, const std::string& path,
   }
   PhaseSpec run;
   run.name = "run";
-  run.op = "mix";
+  run.op = PhaseOp::kMix;
+  // One run, as YCSB does (its output is one run's); --repeat overrides.
+  run.repetitions = 1;
   run.count = operationcount;
   if (operationcount == 0) run.duration_s = max_seconds;
   run.threads = {static_cast<int>(threads)};

@@ -31,12 +31,12 @@ TEST(YcsbPropertiesTest, CoreWorkloadDefaultsAndPhases) {
   EXPECT_EQ(w.dataset_count, 100u);
   EXPECT_EQ(w.value_params.at("size"), "100");
   ASSERT_EQ(w.phases.size(), 2u);
-  EXPECT_EQ(w.phases[0].op, "insert");
+  EXPECT_EQ(w.phases[0].op, PhaseOp::kInsert);
   EXPECT_EQ(w.phases[0].count, 100u);
   EXPECT_EQ(w.phases[0].ycsb->first_insert, 0u);
   EXPECT_EQ(w.phases[0].ycsb->field_count, 10u);
   const PhaseSpec& run = w.phases[1];
-  EXPECT_EQ(run.op, "mix");
+  EXPECT_EQ(run.op, PhaseOp::kMix);
   EXPECT_EQ(run.count, 50u);
   EXPECT_EQ(run.distribution, "zipfian");
   EXPECT_DOUBLE_EQ(run.proportions.at("read"), 0.95);

@@ -9,6 +9,7 @@ namespace {
 
 constexpr const char* kRecords = R"(
 name = "records"
+repetitions = 1  # the counts below are one pass's
 [dataset]
 kind = "sequential"
 count = 1

@@ -321,6 +321,7 @@ namespace {
 TEST_F(RunnerTest, TablePerThreadPrefixesEachThreadsKeys) {
   constexpr const char* kWorkload = R"(
 name = "tables"
+repetitions = 1  # the counts below are one pass's
 [dataset]
 kind = "sequential"
 count = 1000

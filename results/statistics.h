@@ -1,0 +1,34 @@
+// The statistics behind every figure's uncertainty and every comparison.
+//
+// Confidence interval of a median: distribution-free, from order statistics.
+// For n sorted repetitions x(1) <= ... <= x(n), [x(k), x(n+1-k)] covers the
+// true median with probability 1 - 2 * P(Binomial(n, 1/2) < k). We take the
+// narrowest such interval whose coverage reaches the level asked for; when
+// even [min, max] does not (n = 5 gives at most 93.75%), the interval is
+// [min, max] and its achieved level is reported as it is, never rounded up.
+// Below n = 2 there is no interval.
+//
+// Comparison of two sets of repetitions: the Mann-Whitney U test, two-sided,
+// exact (by counting) when both sides have at most 20 values and no ties,
+// else the normal approximation with a tie correction.
+#pragma once
+
+#include <optional>
+#include <vector>
+
+namespace kvbench::results {
+
+struct Interval {
+  double low = 0;
+  double high = 0;
+  double level = 0;  // the coverage achieved, e.g. 0.9375
+};
+
+// `values` need not be sorted. Empty when values.size() < 2.
+std::optional<Interval> MedianInterval(std::vector<double> values, double level = 0.95);
+
+// Two-sided p-value that `a` and `b` come from one distribution. 1 when a
+// side is empty.
+double MannWhitneyP(const std::vector<double>& a, const std::vector<double>& b);
+
+}  // namespace kvbench::results

@@ -1,0 +1,416 @@
+#include "runner/operation_stream.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+#include <optional>
+
+#include "datasets/index_permutation.h"
+#include "datasets/key_generator.h"
+#include "datasets/random.h"
+#include "datasets/request_distribution.h"
+#include "datasets/value_generator.h"
+#include "datasets/zipfian.h"
+#include "runner/ycsb_record.h"
+
+namespace kvbench::runner {
+
+const char* OpKindName(OpKind kind) {
+  switch (kind) {
+    case OpKind::kInsert: return "insert";
+    case OpKind::kUpdate: return "update";
+    case OpKind::kDelete: return "delete";
+    case OpKind::kRmw: return "rmw";
+    case OpKind::kGet: return "get";
+    case OpKind::kScan: return "scan";
+    case OpKind::kCommit: return "commit";
+    case OpKind::kCount: break;
+  }
+  return "?";
+}
+
+const char* OpName(OpKind kind, const PhaseSpec& spec) {
+  if (!spec.ycsb) return OpKindName(kind);
+  switch (kind) {
+    case OpKind::kInsert: return "INSERT";
+    case OpKind::kUpdate: return "UPDATE";
+    case OpKind::kRmw: return "READ-MODIFY-WRITE";
+    case OpKind::kGet: return "READ";
+    case OpKind::kScan: return "SCAN";
+    default: return OpKindName(kind);
+  }
+}
+
+void AddWork(const results::WorkCounts& from, results::WorkCounts* into) {
+  into->found += from.found;
+  into->not_found += from.not_found;
+  into->rows += from.rows;
+  into->bytes_returned += from.bytes_returned;
+  into->errors += from.errors;
+}
+
+namespace {
+
+// "t<thread>/". (Not "t" + std::to_string(): GCC 12 warns falsely there.)
+std::string TablePrefix(int thread) {
+  char buf[16];
+  const int n = std::snprintf(buf, sizeof buf, "t%d/", thread);
+  return std::string(buf, static_cast<size_t>(n));
+}
+
+// Counts rows and value bytes; for `skip` phases, passes over the first
+// `skip` entries; for `range` phases, stops at the end key.
+class CountingVisitor final : public ScanVisitor {
+ public:
+  bool Visit(Slice key, Slice value) override {
+    if (has_end_ && (backward_ ? key < end_ : key >= end_)) return false;
+    ++rows_;
+    bytes_ += value.size();
+    return true;
+  }
+  // Forward scans stop before `end`; backward scans stop below it.
+  void Reset(Slice end, bool has_end, bool backward) {
+    end_ = end;
+    has_end_ = has_end;
+    backward_ = backward;
+    rows_ = bytes_ = 0;
+  }
+  uint64_t rows() const { return rows_; }
+  uint64_t bytes() const { return bytes_; }
+
+ private:
+  Slice end_;
+  bool has_end_ = false;
+  bool backward_ = false;
+  uint64_t rows_ = 0;
+  uint64_t bytes_ = 0;
+};
+
+}  // namespace
+
+class OperationStream::Impl {
+ public:
+  Impl(const WorkerPlan& plan, int thread_index)
+      : plan_(plan),
+        spec_(*plan.spec),
+        thread_(thread_index),
+        rng_(datasets::HashOf(plan.seed, 0x6d6978, static_cast<uint64_t>(thread_index))),
+        aux_rng_(datasets::HashOf(plan.seed, 0x617578, static_cast<uint64_t>(thread_index))),
+        table_prefix_(TablePrefix(thread_index)),
+        fixed_kind_(FixedKind(spec_.op)),
+        is_mix_(spec_.op == PhaseOp::kMix),
+        key_choice_(spec_.keys),
+        scan_shape_(spec_.op == PhaseOp::kRange  ? ScanShape::kRange
+                    : spec_.op == PhaseOp::kSkip ? ScanShape::kSkip
+                                                 : ScanShape::kFromKey) {
+    const uint64_t thread_seed = datasets::HashOf(plan.seed, 0x63686f, static_cast<uint64_t>(thread_index));
+    present_ = plan.present == 0 ? 1 : plan.present;
+    const uint64_t item_count = spec_.ycsb && spec_.ycsb->key_space > 0 ? spec_.ycsb->key_space
+                                                                        : present_;
+    // Checked by PlanRun before any engine ran, so this cannot fail here.
+    datasets::NewRequestDistribution({spec_.distribution, spec_.distribution_params}, item_count,
+                                     thread_seed, static_cast<uint32_t>(thread_index),
+                                     static_cast<uint32_t>(plan.threads), &chooser_);
+    if (spec_.ycsb) {
+      layout_.emplace(plan.values, spec_.ycsb->field_count);
+      if (spec_.ycsb->scan_length_distribution == "zipfian") {
+        scan_lengths_.emplace(spec_.ycsb->min_scan_length, spec_.ycsb->max_scan_length);
+      }
+    }
+    key_.reserve(plan.keys->max_length());
+    end_key_.reserve(plan.keys->max_length());
+    if (is_mix_) {
+      double total = 0;
+      for (const auto& [name, share] : spec_.proportions) total += share;
+      double acc = 0;
+      for (const auto& [name, share] : spec_.proportions) {
+        acc += share / total;
+        mix_.push_back({acc, name == "read" ? OpKind::kGet
+                             : name == "update" ? OpKind::kUpdate
+                             : name == "insert" ? OpKind::kInsert
+                             : name == "scan" ? OpKind::kScan
+                                              : OpKind::kRmw});
+      }
+      mix_.back().first = 1.0;
+    }
+    // A range runs to its end key unless the file gave it a limit too.
+    scan_options_.limit = spec_.op == PhaseOp::kRange && !spec_.limit_given ? 0 : spec_.limit;
+    scan_options_.direction =
+        spec_.direction == ScanWay::kBackward ? ScanDirection::kBackward : ScanDirection::kForward;
+    scan_options_.keys_only = !spec_.values;
+    if (scan_shape_ == ScanShape::kSkip) {
+      // From the edge, or with `from` > 0 from the key at that fraction.
+      scan_options_.from_edge = spec_.from <= 0;
+      scan_options_.limit = spec_.skip + spec_.limit;
+    }
+    if (key_choice_ == KeyChoice::kRepeat) repeat_index_ = NextPresent();
+    if (spec_.order == InsertOrder::kShuffled && plan.phase_ops > 0) {
+      insert_order_.emplace(plan.phase_ops, plan.seed);  // same order on every thread
+    }
+  }
+
+ private:
+  // The phase's shape, decoded once from its strings so the timed loop
+  // compares no text.
+  enum class ScanShape { kFromKey, kRange, kSkip };
+
+  static OpKind FixedKind(PhaseOp op) {
+    switch (op) {
+      case PhaseOp::kGet: return OpKind::kGet;
+      case PhaseOp::kInsert: return OpKind::kInsert;
+      case PhaseOp::kUpdate: return OpKind::kUpdate;
+      case PhaseOp::kDelete: return OpKind::kDelete;
+      case PhaseOp::kRmw: return OpKind::kRmw;
+      default: return OpKind::kScan;  // scan, range, skip (mix draws per operation)
+    }
+  }
+
+ public:
+  OpKind Next(uint64_t i) {
+    const OpKind kind = NextKind();
+    PrepareKeys(kind, i);
+    if (spec_.table_per_thread) key_.insert(0, table_prefix_);
+    return kind;
+  }
+
+  Slice key() const { return key_; }
+
+  Status Apply(OpKind kind, Session* session) { return Execute(kind, session); }
+
+  bool Count(OpKind kind, const Status& s, WorkerResult* out) {
+    if (kind == OpKind::kInsert && plan_.insert_counts != nullptr) {
+      plan_.insert_counts[thread_].value.store(inserts_, std::memory_order_release);
+    }
+    return Account(kind, s, out);
+  }
+
+  bool IsWrite() const {
+    return is_mix_ || fixed_kind_ == OpKind::kInsert || fixed_kind_ == OpKind::kUpdate ||
+           fixed_kind_ == OpKind::kDelete || fixed_kind_ == OpKind::kRmw;
+  }
+
+  OpKind NextKind() {
+    if (!is_mix_) return fixed_kind_;
+    const double u = rng_.NextDouble();
+    for (const auto& [edge, kind] : mix_) {
+      if (u < edge) return kind;
+    }
+    return mix_.back().second;
+  }
+
+  // Fills key_ (and end_key_ for ranges) for operation i.
+  void PrepareKeys(OpKind kind, uint64_t i) {
+    switch (kind) {
+      case OpKind::kInsert: {
+        // Thread t takes indexes base + t, base + t + threads, ... so the
+        // phase inserts exactly [base, base + count) whatever the thread count.
+        // With order = "shuffled" the same set is inserted in a random order.
+        const uint64_t k = static_cast<uint64_t>(thread_) +
+                           inserts_++ * static_cast<uint64_t>(plan_.threads);
+        const uint64_t idx =
+            plan_.insert_base + (insert_order_ && k < plan_.phase_ops ? (*insert_order_)(k) : k);
+        plan_.keys->Key(idx, &key_);
+        value_index_ = idx;
+        value_version_ = 0;
+        return;
+      }
+      case OpKind::kGet:
+        if (key_choice_ == KeyChoice::kAbsent) {
+          plan_.keys->AbsentKey(NextPresent(), &key_);
+        } else {
+          plan_.keys->Key(key_choice_ == KeyChoice::kRepeat ? repeat_index_ : NextPresent(), &key_);
+        }
+        return;
+      case OpKind::kScan:
+        if (scan_shape_ == ScanShape::kRange) {
+          // Keys [from, to) of the key space in index order: forward from the
+          // key at `from` up to the one at `to`; backward from the last key
+          // before `to` down to the one at `from`.
+          const uint64_t n = plan_.present;
+          const uint64_t begin = static_cast<uint64_t>(spec_.from * static_cast<double>(n));
+          const uint64_t end = static_cast<uint64_t>(spec_.to * static_cast<double>(n));
+          if (scan_options_.direction == ScanDirection::kForward) {
+            plan_.keys->Key(begin, &key_);
+            has_end_ = end < n;
+            if (has_end_) plan_.keys->Key(end, &end_key_);
+          } else {
+            plan_.keys->Key(end > begin ? end - 1 : begin, &key_);
+            has_end_ = begin > 0;
+            if (has_end_) plan_.keys->Key(begin, &end_key_);
+          }
+        } else if (scan_shape_ == ScanShape::kSkip) {
+          key_.clear();
+          if (!scan_options_.from_edge) {
+            plan_.keys->Key(static_cast<uint64_t>(spec_.from * static_cast<double>(plan_.present)), &key_);
+          }
+        } else {
+          plan_.keys->Key(NextPresent(), &key_);
+        }
+        if (spec_.ycsb) scan_options_.limit = NextScanLength();
+        return;
+      default: {  // update, delete, rmw: present keys
+        const uint64_t idx = NextPresent();
+        plan_.keys->Key(idx, &key_);
+        value_index_ = idx;
+        // A version no other operation of this phase writes: a new value.
+        value_version_ = 1 + i * static_cast<uint64_t>(plan_.threads) + static_cast<uint64_t>(thread_);
+        if (spec_.ycsb) field_ = static_cast<uint32_t>(aux_rng_.Uniform(spec_.ycsb->field_count));
+        return;
+      }
+    }
+  }
+
+  Status Execute(OpKind kind, Session* session) {
+    if (layout_) return ExecuteYcsb(kind, session);
+    switch (kind) {
+      case OpKind::kInsert:
+      case OpKind::kUpdate:
+        plan_.values->Value(value_index_, value_version_, &value_);
+        return session->Put(key_, value_);
+      case OpKind::kDelete:
+        return session->Delete(key_);
+      case OpKind::kGet:
+        return session->Get(key_, &value_);
+      case OpKind::kRmw: {
+        Status s = session->Get(key_, &value_);
+        if (!s.ok() && !s.IsNotFound()) return s;
+        plan_.values->Value(value_index_, value_version_, &value_);
+        return session->Put(key_, value_);
+      }
+      case OpKind::kScan:
+        visitor_.Reset(end_key_, scan_shape_ == ScanShape::kRange && has_end_,
+                       scan_options_.direction == ScanDirection::kBackward);
+        return session->Scan(key_, scan_options_, &visitor_, nullptr);
+      default:
+        return Status::OK();
+    }
+  }
+
+  // YCSB operations on records (ycsb_record.h). READ gets the whole value
+  // whether or not readallfields asks for one field: a key-value engine
+  // stores the record as one value. UPDATE with writeallfields=false (and
+  // READ-MODIFY-WRITE's write) replaces one field's bytes: Get, replace, Put;
+  // with writeallfields=true it is a blind Put of a new record.
+  Status ExecuteYcsb(OpKind kind, Session* session) {
+    switch (kind) {
+      case OpKind::kInsert:
+        layout_->Record(value_index_, 0, &value_);
+        return session->Put(key_, value_);
+      case OpKind::kGet:
+        return session->Get(key_, &value_);
+      case OpKind::kUpdate:
+      case OpKind::kRmw: {
+        if (kind == OpKind::kUpdate && spec_.ycsb->write_all_fields) {
+          layout_->Record(value_index_, value_version_, &value_);
+          return session->Put(key_, value_);
+        }
+        Status s = session->Get(key_, &value_);
+        if (!s.ok() && !s.IsNotFound()) return s;
+        read_bytes_ = s.ok() ? value_.size() : 0;
+        bool replaced = false;
+        if (s.ok() && !spec_.ycsb->write_all_fields) {
+          layout_->Field(value_index_, value_version_, field_, &field_bytes_);
+          replaced = layout_->ReplaceField(field_, field_bytes_, &value_);
+        }
+        // A missing record, or writeallfields: the whole record.
+        if (!replaced) layout_->Record(value_index_, value_version_, &value_);
+        return session->Put(key_, value_);
+      }
+      case OpKind::kScan:
+        visitor_.Reset(end_key_, false, false);
+        return session->Scan(key_, scan_options_, &visitor_, nullptr);
+      default:
+        return Status::OK();
+    }
+  }
+
+  uint64_t NextScanLength() {
+    const YcsbPhaseSpec& y = *spec_.ycsb;
+    if (scan_lengths_) return scan_lengths_->Next(&aux_rng_);
+    return y.min_scan_length + aux_rng_.Uniform(y.max_scan_length - y.min_scan_length + 1);
+  }
+
+  // Updates counters; false when the worker must stop (an error).
+  bool Account(OpKind kind, const Status& s, WorkerResult* out) {
+    results::WorkCounts& w = out->work[static_cast<size_t>(kind)];
+    if (s.ok()) {
+      if (kind == OpKind::kGet || kind == OpKind::kRmw) {
+        ++w.found;
+        w.bytes_returned += layout_ && kind == OpKind::kRmw ? read_bytes_ : value_.size();
+      } else if (kind == OpKind::kScan) {
+        w.rows += scan_shape_ == ScanShape::kSkip ? (visitor_.rows() > spec_.skip ? visitor_.rows() - spec_.skip : 0)
+                                     : visitor_.rows();
+        w.bytes_returned += visitor_.bytes();
+      }
+      return true;
+    }
+    if (s.IsNotFound()) {
+      ++w.not_found;
+      return true;
+    }
+    if (s.IsNotSupported()) out->unsupported = true;
+    ++w.errors;
+    if (out->first_error.ok()) out->first_error = s.WithContext(OpKindName(kind));
+    return false;
+  }
+
+  const WorkerPlan& plan_;
+  const PhaseSpec& spec_;
+  const int thread_;
+  datasets::Rng rng_;
+  datasets::Rng aux_rng_;  // YCSB's field and scan length choices
+  const std::string table_prefix_;
+  const OpKind fixed_kind_;
+  const bool is_mix_;
+  const KeyChoice key_choice_;
+  const ScanShape scan_shape_;
+  std::optional<datasets::IndexPermutation> insert_order_;
+
+  uint64_t NextPresent() {
+    if (plan_.insert_counts != nullptr) {
+      // YCSB reads reach the keys every thread has inserted so far (YCSB's
+      // acknowledged insert counter), not one a slower thread has yet to write.
+      uint64_t done = UINT64_MAX;
+      for (int t = 0; t < plan_.threads; ++t) {
+        done = std::min(done, plan_.insert_counts[t].value.load(std::memory_order_acquire));
+      }
+      if (done > 0) {
+        present_ = std::max(present_,
+                            plan_.insert_base + done * static_cast<uint64_t>(plan_.threads));
+      }
+    }
+    return chooser_->Next(present_);
+  }
+
+  std::unique_ptr<datasets::RequestDistribution> chooser_;
+  // YCSB phases: records and scan lengths.
+  std::optional<YcsbRecordLayout> layout_;
+  std::optional<datasets::ZipfianGenerator> scan_lengths_;
+  std::string field_bytes_;
+  uint32_t field_ = 0;
+  size_t read_bytes_ = 0;
+  uint64_t present_ = 1;
+  std::vector<std::pair<double, OpKind>> mix_;
+  ScanOptions scan_options_;
+  CountingVisitor visitor_;
+  std::string key_, end_key_, value_;
+  bool has_end_ = false;
+  uint64_t value_index_ = 0;
+  uint64_t value_version_ = 0;
+  uint64_t inserts_ = 0;
+  uint64_t repeat_index_ = 0;
+};
+
+
+OperationStream::OperationStream(const WorkerPlan& plan, int thread_index)
+    : impl_(std::make_unique<Impl>(plan, thread_index)) {}
+OperationStream::~OperationStream() = default;
+OpKind OperationStream::Next(uint64_t i) { return impl_->Next(i); }
+Slice OperationStream::key() const { return impl_->key(); }
+Status OperationStream::Apply(OpKind kind, Session* session) { return impl_->Apply(kind, session); }
+bool OperationStream::Count(OpKind kind, const Status& s, WorkerResult* out) {
+  return impl_->Count(kind, s, out);
+}
+bool OperationStream::writes() const { return impl_->IsWrite(); }
+
+}  // namespace kvbench::runner

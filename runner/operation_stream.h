@@ -1,0 +1,103 @@
+// OperationStream: what one client thread does next in a phase, decided from
+// the phase and its distributions, and how that operation is applied to a
+// Session. It reads no clock and keeps no histogram: the timed driver
+// (PhaseWorker) paces, times and records; this decides and applies.
+//
+// Per call, the driver does: kind = Next(i) (keys and values prepared, not
+// timed); [clock] Apply(kind, session) [clock]; Count(kind, status, out).
+#pragma once
+
+#include <array>
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "adapters/adapter.h"
+#include "results/results.h"
+#include "runner/latency_histogram.h"
+#include "runner/workload.h"
+
+namespace kvbench::datasets {
+class KeyGenerator;
+class ValueGenerator;
+}  // namespace kvbench::datasets
+
+namespace kvbench::runner {
+
+// Key-value operation types a phase records separately.
+enum class OpKind : int { kInsert, kUpdate, kDelete, kRmw, kGet, kScan, kCommit, kCount };
+const char* OpKindName(OpKind kind);
+// The name results give an operation type of `spec`: OpKindName, or for
+// phases made from a YCSB file YCSB's names (READ, UPDATE, INSERT, SCAN,
+// READ-MODIFY-WRITE).
+const char* OpName(OpKind kind, const PhaseSpec& spec);
+
+// A counter on a cache line of its own.
+struct alignas(64) PaddedCounter {
+  std::atomic<uint64_t> value{0};
+};
+
+// What a worker needs to know about the phase; shared read-only by all workers.
+struct WorkerPlan {
+  const PhaseSpec* spec = nullptr;
+  const datasets::KeyGenerator* keys = nullptr;
+  const datasets::ValueGenerator* values = nullptr;
+  uint64_t seed = 0;           // per phase and repetition; each thread derives its own
+  int threads = 1;
+  double target_ops = 0;       // over all threads
+  uint64_t present = 0;        // keys [0, present) are loaded when the phase starts
+  uint64_t insert_base = 0;    // the phase's inserts take indexes insert_base...
+  // YCSB mix phases with inserts: one counter per thread, each written only by
+  // its thread (inserts it completed), read by all to know which inserted
+  // keys exist: keys below insert_base + threads x min(counters) do (threads
+  // interleave their indexes). Null otherwise.
+  PaddedCounter* insert_counts = nullptr;
+  uint64_t ops_per_thread = 0;
+  uint64_t phase_ops = 0;      // over all threads (the range a shuffled insert order permutes)
+  double duration_s = 0;       // when > 0: run until this much time passed
+  bool sync_each_commit = false;
+  Adapter* adapter = nullptr;  // for Sync() with sync = "commit" (single thread only)
+};
+
+// Per-thread results, merged by the executor after all workers finished.
+struct WorkerResult {
+  std::array<LatencyHistogram, static_cast<size_t>(OpKind::kCount)> latency;
+  std::array<results::WorkCounts, static_cast<size_t>(OpKind::kCount)> work;
+  // Under a target rate: how late the driver started each operation after
+  // its intended start (the harness's own pacing error, not the engine's).
+  LatencyHistogram pacing_lateness;
+  uint64_t ops = 0;          // measured operations (commits not counted)
+  uint64_t digest = 0;       // hash of the operation stream (kinds and keys)
+  uint64_t end_ticks = 0;    // CycleClock when this worker's last operation ended
+  Status first_error;        // first error status (not NotFound)
+  bool unsupported = false;  // the engine returned NotSupported
+};
+
+// Adds `from`'s counts to `into` (the digest is merged by the executor).
+void AddWork(const results::WorkCounts& from, results::WorkCounts* into);
+
+class OperationStream {
+ public:
+  OperationStream(const WorkerPlan& plan, int thread_index);
+  ~OperationStream();
+
+  // Decides operation i (0-based within this thread) and prepares its keys
+  // and values. Not timed.
+  OpKind Next(uint64_t i);
+  // The prepared operation's key (for the stream digest).
+  Slice key() const;
+  // Applies the prepared operation: the engine calls, and nothing else.
+  Status Apply(OpKind kind, Session* session);
+  // Counts what the engine answered; false when the worker must stop (an
+  // error). Also publishes a completed YCSB insert to the other threads.
+  bool Count(OpKind kind, const Status& s, WorkerResult* out);
+  // Whether the phase writes (batches apply).
+  bool writes() const;
+
+ private:
+  class Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace kvbench::runner
