@@ -27,10 +27,23 @@ constexpr const char* kColumns[] = {
     "found", "not_found", "status",
     // Extensions, after the fixed columns.
     "rows", "bytes_returned", "errors", "stream_digest", "phase_op", "bytes_read",
-    "cache_resident_after_pct", "open_seconds", "ops_per_sec_min", "ops_per_sec_max", "reason"};
+    "cache_resident_after_pct", "open_seconds", "ops_per_sec_min", "ops_per_sec_max",
+    // Schema 2: the medians' confidence intervals (empty below 2 repetitions)
+    // and the conditions of the sizes and of cold.
+    "ops_per_sec_ci_low", "ops_per_sec_ci_high", "ops_per_sec_ci_level", "p99_us_ci_low",
+    "p99_us_ci_high", "sizes_after_sync", "cache_resident_after_eviction_pct",
+    // Last: free text.
+    "reason"};
 
 std::string Median(const std::optional<results::Spread>& s) {
   return s ? FormatExact(s->median) : "";
+}
+
+std::string CiLow(const std::optional<results::Spread>& s) {
+  return s && s->ci ? FormatExact(s->ci->low) : "";
+}
+std::string CiHigh(const std::optional<results::Spread>& s) {
+  return s && s->ci ? FormatExact(s->ci->high) : "";
 }
 
 std::string Row(const results::PhaseRun& run, const Figures& f) {
@@ -46,7 +59,11 @@ std::string Row(const results::PhaseRun& run, const Figures& f) {
       Median(f.rows), Median(f.bytes_returned), Median(f.errors), f.stream_digest, run.op,
       Median(f.bytes_read), Median(f.cache_resident_after_pct), Median(f.open_seconds),
       f.ops_per_sec ? FormatExact(f.ops_per_sec->min) : "",
-      f.ops_per_sec ? FormatExact(f.ops_per_sec->max) : "", run.reason};
+      f.ops_per_sec ? FormatExact(f.ops_per_sec->max) : "",
+      CiLow(f.ops_per_sec), CiHigh(f.ops_per_sec),
+      f.ops_per_sec && f.ops_per_sec->ci ? FormatExact(f.ops_per_sec->ci->level) : "",
+      CiLow(f.p99_us), CiHigh(f.p99_us), f.sizes_after_sync ? "true" : "false",
+      Median(f.cache_resident_after_eviction_pct), run.reason};
   std::string line;
   for (size_t i = 0; i < fields.size(); ++i) {
     if (i > 0) line += ',';

@@ -63,17 +63,22 @@ struct Group {
   const PointRuns* point;
 };
 
-// One bar per engine per group, engines that have no bar anywhere left out.
-svg::BarChart BarsOf(const std::vector<Group>& groups, const std::vector<std::string>& engines,
-                     const std::function<std::optional<double>(const PhaseRun&)>& value) {
+// One bar per engine per group (its median, with the median's confidence
+// interval as an error bar), engines that have no bar anywhere left out.
+svg::BarChart BarsOf(
+    const std::vector<Group>& groups, const std::vector<std::string>& engines,
+    const std::function<std::optional<results::Spread>(const PhaseRun&)>& value) {
   svg::BarChart chart;
   for (const Group& g : groups) chart.groups.push_back(g.label);
   for (const std::string& engine : engines) {
-    svg::BarSeries series{engine, Colour(engines, engine), false, {}};
+    svg::BarSeries series{engine, Colour(engines, engine), false, {}, {}};
     bool any = false;
     for (const Group& g : groups) {
       const PhaseRun* run = RunOf(*g.point, engine);
-      series.values.push_back(run ? value(*run) : std::nullopt);
+      const std::optional<results::Spread> s = run ? value(*run) : std::nullopt;
+      series.values.push_back(MedianOf(s));
+      series.intervals.push_back(s && s->ci ? std::optional(std::pair(s->ci->low, s->ci->high))
+                                            : std::nullopt);
       any = any || series.values.back().has_value();
     }
     if (any) chart.series.push_back(std::move(series));
@@ -81,8 +86,8 @@ svg::BarChart BarsOf(const std::vector<Group>& groups, const std::vector<std::st
   return chart;
 }
 
-std::optional<double> Throughput(const PhaseRun& run) {
-  return MedianOf(FiguresOf(run).ops_per_sec);
+std::optional<results::Spread> Throughput(const PhaseRun& run) {
+  return FiguresOf(run).ops_per_sec;
 }
 
 void AddThroughputCharts(const std::vector<PhaseView>& phases,
@@ -237,11 +242,14 @@ void AddLatencyCharts(const PhaseView& phase, const std::vector<std::string>& en
       const PhaseRun* run = RunOf(*p, engine);
       if (run == nullptr) continue;
       const Figures f = FiguresOf(*run);
-      chart.series.push_back(
-          {engine,
-           Colour(engines, engine),
-           false,
-           {MedianOf(f.p50_us), MedianOf(f.p90_us), MedianOf(f.p99_us), MedianOf(f.p999_us)}});
+      svg::BarSeries series{engine, Colour(engines, engine), false, {}, {}};
+      for (const auto* s : {&f.p50_us, &f.p90_us, &f.p99_us, &f.p999_us}) {
+        series.values.push_back(MedianOf(*s));
+        series.intervals.push_back(*s && (*s)->ci
+                                       ? std::optional(std::pair((*s)->ci->low, (*s)->ci->high))
+                                       : std::nullopt);
+      }
+      chart.series.push_back(std::move(series));
     }
     if (std::string svg = svg::RenderBarChart(chart); !svg.empty()) {
       out->push_back({"latency",
@@ -339,7 +347,7 @@ void AddThroughputVsThreadsCharts(const PhaseView& phase, const std::vector<std:
       for (const PointRuns* p : points) {
         const PhaseRun* run = RunOf(*p, engine);
         if (run == nullptr) continue;
-        if (std::optional<double> v = Throughput(*run)) {
+        if (std::optional<double> v = MedianOf(Throughput(*run))) {
           series.points.push_back({static_cast<double>(p->point.threads), *v, ""});
         }
       }

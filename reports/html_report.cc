@@ -31,7 +31,7 @@ th,td{padding:4px 9px;border-bottom:1px solid #d8dee4;vertical-align:top}
 th{background:#f3f5f7;font-weight:600;white-space:nowrap;text-align:left}
 td{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
 th.num{text-align:right}td.l{text-align:left}td.w,table.facts td{text-align:left;white-space:normal}
-td.best{background:#e9f5ec}
+td.best{background:#e9f5ec}td.tied{background:#f6f8fa}
 table.facts th{background:none;padding-right:18px}
 p.note,p.params{font-size:13px;color:#57606a;margin:4px 0}
 p.warning{background:#fff4ce;border-left:4px solid #bf8700;padding:6px 10px;margin:8px 0}
@@ -62,7 +62,8 @@ std::string TableHtml(const Table& t, const char* css_class = nullptr) {
                         : row[i].text.size() > 32            ? "w"
                                                              : "l";
       if (row[i].best) cls += cls.empty() ? "best" : " best";
-      const std::string text = HtmlEscape(row[i].text);
+      if (row[i].tied) cls += cls.empty() ? "tied" : " tied";
+      const std::string text = HtmlEscape(row[i].text) + (row[i].tied ? " (tied)" : "");
       s += fmt::format("<td{}>{}</td>", cls.empty() ? "" : " class=\"" + cls + "\"",
                        row[i].best ? "<strong>" + text + "</strong>" : text);
     }

@@ -26,6 +26,7 @@ void AppendTable(const Table& t, std::string* out) {
       if (c.best) *out += "**";
       *out += MarkdownEscape(c.text);
       if (c.best) *out += "**";
+      if (c.tied) *out += " (tied)";
       *out += " |";
     }
     *out += '\n';

@@ -75,7 +75,38 @@ TEST(MarkdownReportTest, UnmeasuredFiguresAreDashesNeverZero) {
   r.runs[0].repetitions[0].bytes_written.reset();
   const std::string md = Markdown(r);
   EXPECT_TRUE(Contains(md, " | – | ok |")) << md;
-  EXPECT_TRUE(Contains(md, "One repetition."));
+  EXPECT_TRUE(Contains(md, "One repetition: no interval, so no engine is called best."));
+}
+
+// Two leaders whose intervals overlap are "tied"; with one clear of the
+// other, the best is bold.
+TEST(MarkdownReportTest, BestOnlyWhereTheIntervalsSeparate) {
+  results::RunResults r = test::LoadRunA();
+  std::vector<results::PhaseRun> load;
+  for (const results::PhaseRun& run : r.runs) {
+    if (run.phase == "load" && (run.engine == "sqlite" || run.engine == "lmdb")) load.push_back(run);
+  }
+  ASSERT_EQ(load.size(), 2u);
+  auto with_rates = [](results::PhaseRun run, std::vector<double> rates) {
+    const results::Repetition first = run.repetitions.at(0);
+    run.repetitions.clear();
+    for (double rate : rates) {
+      results::Repetition rep = first;
+      for (auto& op : rep.ops) op.ops_per_sec = rate;
+      run.repetitions.push_back(rep);
+    }
+    return run;
+  };
+  r.runs = {with_rates(load[0], {100, 104, 108, 112, 116}),
+            with_rates(load[1], {102, 106, 110, 114, 118})};
+  std::string md = Markdown(r);
+  EXPECT_TRUE(Contains(md, "110 (tied)")) << md;
+  EXPECT_TRUE(Contains(md, "108 (tied)")) << md;
+  EXPECT_FALSE(Contains(md, "**110**")) << md;
+  r.runs[1] = with_rates(load[1], {202, 206, 210, 214, 218});
+  md = Markdown(r);
+  EXPECT_TRUE(Contains(md, "**210**")) << md;
+  EXPECT_FALSE(Contains(md, "(tied)")) << md;
 }
 
 TEST(MarkdownReportTest, EscapesNamesThatLookLikeMarkup) {

@@ -20,33 +20,48 @@ std::string Median(const OptSpread& s, const std::function<std::string(double)>&
   return s ? format(s->median) : kUnmeasured;
 }
 
-std::string Range(const OptSpread& s, const std::function<std::string(double)>& format) {
-  if (!s) return kUnmeasured;
-  return format(s->min) + "–" + format(s->max);
+// The confidence interval of the median: "1.2M–1.3M (94%)".
+std::string Interval(const OptSpread& s, const std::function<std::string(double)>& format) {
+  if (!s || !s->ci) return kUnmeasured;
+  return fmt::format("{}–{} ({:.0f}%)", format(s->ci->low), format(s->ci->high),
+                     s->ci->level * 100);
 }
 
-// Marks as best the cells of `column` in `rows` whose value is the lowest
-// (or highest), but only when some row is worse: a tie of all is no news.
-void MarkBest(std::vector<std::vector<Cell>>* rows,
-              const std::vector<std::optional<double>>& values, size_t column,
-              bool higher_is_better) {
-  std::optional<double> best, worst;
-  for (const auto& v : values) {
-    if (!v) continue;
-    const bool better = !best || (higher_is_better ? *v > *best : *v < *best);
-    const bool worse = !worst || (higher_is_better ? *v < *worst : *v > *worst);
-    if (better) best = v;
-    if (worse) worst = v;
-  }
-  if (!best || *best == *worst) return;
+// Whether interval a lies entirely on the better side of interval b.
+bool Clears(const Spread& a, const Spread& b, bool higher_is_better) {
+  if (!a.ci || !b.ci) return false;  // one repetition: nothing to separate them by
+  return higher_is_better ? a.ci->low > b.ci->high : a.ci->high < b.ci->low;
+}
+
+// Names the best of `column`: the engine with the best median, but only when
+// its interval clears the runner-up's. Otherwise the leaders whose intervals
+// the best's does not clear are marked tied. All equal: nothing (no news).
+void MarkBest(std::vector<std::vector<Cell>>* rows, const std::vector<OptSpread>& values,
+              size_t column, bool higher_is_better) {
+  std::vector<size_t> order;
   for (size_t i = 0; i < values.size(); ++i) {
-    if (values[i] && *values[i] == *best) (*rows)[i][column].best = true;
+    if (values[i]) order.push_back(i);
+  }
+  if (order.size() < 2) return;
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+    return higher_is_better ? values[a]->median > values[b]->median
+                            : values[a]->median < values[b]->median;
+  });
+  const Spread& best = *values[order.front()];
+  if (best.median == values[order.back()]->median) return;
+  if (Clears(best, *values[order[1]], higher_is_better)) {
+    (*rows)[order.front()][column].best = true;
+    return;
+  }
+  for (size_t i : order) {
+    if (i == order.front() || !Clears(best, *values[i], higher_is_better)) {
+      (*rows)[i][column].tied = true;
+    }
   }
 }
 
-std::optional<double> MedianOf(const OptSpread& s) {
-  return s ? std::optional<double>(s->median) : std::nullopt;
-}
+// The figure of a run only where it may be ranked.
+OptSpread RankedIf(bool rank, const OptSpread& s) { return rank ? s : std::nullopt; }
 
 void AddMatrixHeader(const VaryingDimensions& v, Table* t) {
   if (v.threads) t->header.push_back("threads"), t->numeric.push_back(true);
@@ -72,17 +87,19 @@ std::string Cpu(const Figures& f) {
 
 // Optional columns, shown when some run of the phase has the figure.
 struct Columns {
-  bool range = false;     // more than one repetition
+  bool range = false;     // more than one repetition: the interval column
   bool resident = false;  // page-cache residency measured (cold and hot phases)
   bool open = false;      // reopen time measured (cold phases)
 };
 
-void AddEngineRows(const PhaseView& phase, const PointRuns& pr, const Columns& columns, Table* t) {
+void AddEngineRows(const results::RunResults& results, const PhaseView& phase,
+                   const PointRuns& pr, const Columns& columns, Table* t) {
   const auto bytes = [](double v) { return FormatBytes(v); };
   const auto micros = [](double v) { return FormatMicros(v); };
   const auto rate = [](double v) { return FormatRate(v); };
+  const bool cold = pr.point.cache == "cold";
   std::vector<std::vector<Cell>> rows;
-  std::vector<std::optional<double>> ops, p50, p99, p999, cpu, rss, file, written;
+  std::vector<OptSpread> ops, p50, p99, p999, cpu, rss, file, written;
   double fastest = 0;
   std::vector<Figures> figures;
   for (const PhaseRun* run : pr.runs) {
@@ -91,12 +108,18 @@ void AddEngineRows(const PhaseView& phase, const PointRuns& pr, const Columns& c
   }
   for (size_t i = 0; i < pr.runs.size(); ++i) {
     const Figures& f = figures[i];
+    const bool in_memory = InMemory(results, pr.runs[i]->engine);
+    // Cold means nothing for an engine without files: shown, not ranked.
+    const bool rank_speed = !(cold && in_memory);
+    // Sizes and bytes written compare only when measured after the engine's
+    // Sync() (else an engine holding its writes in memory looks small).
+    const bool rank_size = !in_memory && f.sizes_after_sync;
     std::vector<Cell> row;
     AddMatrixCells(phase.varying, pr.point, &row);
     row.push_back({pr.runs[i]->engine});
-    row.push_back({Median(f.ops_per_sec, rate)});
+    row.push_back({Median(f.ops_per_sec, rate) + (rank_speed ? "" : " (in memory: not cold)")});
     if (columns.range) {
-      row.push_back({f.repetitions > 1 ? Range(f.ops_per_sec, rate) : kUnmeasured});
+      row.push_back({f.repetitions > 1 ? Interval(f.ops_per_sec, rate) : kUnmeasured});
     }
     row.push_back({f.ops_per_sec && fastest > 0 ? FormatRatio(f.ops_per_sec->median / fastest)
                                                 : kUnmeasured});
@@ -105,8 +128,14 @@ void AddEngineRows(const PhaseView& phase, const PointRuns& pr, const Columns& c
     row.push_back({Median(f.p999_us, micros)});
     row.push_back({Cpu(f)});
     row.push_back({Median(f.peak_rss_bytes, bytes)});
-    row.push_back({Median(f.file_bytes, bytes)});
-    row.push_back({Median(f.bytes_written, bytes)});
+    if (in_memory) {
+      row.push_back({"n/a (in memory)"});
+      row.push_back({"n/a (in memory)"});
+    } else {
+      const std::string unsynced = f.sizes_after_sync ? "" : " (before sync)";
+      row.push_back({Median(f.file_bytes, bytes) + (f.file_bytes ? unsynced : "")});
+      row.push_back({Median(f.bytes_written, bytes) + (f.bytes_written ? unsynced : "")});
+    }
     if (columns.resident) {
       row.push_back({Median(f.cache_resident_before_pct,
                             [](double v) { return FormatSignificant(v, 2) + "%"; })});
@@ -114,18 +143,14 @@ void AddEngineRows(const PhaseView& phase, const PointRuns& pr, const Columns& c
     if (columns.open) row.push_back({Median(f.open_seconds, FormatSeconds)});
     row.push_back({Status(*pr.runs[i])});
     rows.push_back(std::move(row));
-    ops.push_back(MedianOf(f.ops_per_sec));
-    p50.push_back(MedianOf(f.p50_us));
-    p99.push_back(MedianOf(f.p99_us));
-    p999.push_back(MedianOf(f.p999_us));
-    cpu.push_back(f.cpu_user_s && f.cpu_sys_s
-                      ? std::optional<double>(f.cpu_user_s->median + f.cpu_sys_s->median)
-                      : std::nullopt);
-    rss.push_back(MedianOf(f.peak_rss_bytes));
-    // An engine that keeps no files (in memory) is not the "smallest file".
-    file.push_back(f.file_bytes && f.file_bytes->median > 0 ? MedianOf(f.file_bytes)
-                                                            : std::nullopt);
-    written.push_back(MedianOf(f.bytes_written));
+    ops.push_back(RankedIf(rank_speed, f.ops_per_sec));
+    p50.push_back(RankedIf(rank_speed, f.p50_us));
+    p99.push_back(RankedIf(rank_speed, f.p99_us));
+    p999.push_back(RankedIf(rank_speed, f.p999_us));
+    cpu.push_back(RankedIf(rank_speed, f.cpu_total_s));
+    rss.push_back(f.peak_rss_bytes);
+    file.push_back(RankedIf(rank_size && f.file_bytes && f.file_bytes->median > 0, f.file_bytes));
+    written.push_back(RankedIf(rank_size, f.bytes_written));
   }
   size_t c = (phase.varying.threads ? 1 : 0) + (phase.varying.target ? 1 : 0) +
              (phase.varying.cache ? 1 : 0) + 1;
@@ -235,11 +260,17 @@ std::vector<PhaseSection> BuildPhaseSections(const results::RunResults& results)
       }
     }
     s.note = columns.range ? fmt::format(
-                                 "Medians of up to {} repetitions; range = min–max of ops/s "
-                                 "over repetitions.",
+                                 "Medians of up to {} repetitions; interval = confidence "
+                                 "interval of the median ops/s (its achieved level in "
+                                 "brackets).",
                                  max_reps)
-                           : "One repetition.";
-    s.note += " Bold: best at its matrix point. vs best = ops/s relative to the fastest engine.";
+                           : "One repetition: no interval, so no engine is called best.";
+    s.note +=
+        " Bold: best at its matrix point, its interval clear of the runner-up's; \"tied\": "
+        "the leaders' intervals overlap, so the data cannot name a best. vs best = median "
+        "ops/s relative to the fastest median. Sizes and bytes written are measured after "
+        "the engine's sync; in-memory engines are shown but not ranked where cold cache or "
+        "sizes mean nothing for them.";
     if (columns.resident) {
       s.note +=
           " cached at start = share of the engine's files in the page cache when the phase "
@@ -250,12 +281,12 @@ std::vector<PhaseSection> BuildPhaseSections(const results::RunResults& results)
     Table& t = s.engines;
     AddMatrixHeader(phase.varying, &t);
     const std::vector<std::string> header = {
-        "engine", "ops/s",    "ops/s range", "vs best", "p50 µs",          "p99 µs", "p99.9 µs",
+        "engine", "ops/s",    "ops/s interval", "vs best", "p50 µs",          "p99 µs", "p99.9 µs",
         "CPU",    "peak RSS", "file size",   "written", "cached at start", "reopen", "status"};
     const std::vector<bool> numeric = {false, true, true, true, true, true, true,
                                        true,  true, true, true, true, true, false};
     for (size_t i = 0; i < header.size(); ++i) {
-      if (header[i] == "ops/s range" && !columns.range) continue;
+      if (header[i] == "ops/s interval" && !columns.range) continue;
       if (header[i] == "cached at start" && !columns.resident) continue;
       if (header[i] == "reopen" && !columns.open) continue;
       t.header.push_back(header[i]);
@@ -270,7 +301,7 @@ std::vector<PhaseSection> BuildPhaseSections(const results::RunResults& results)
       }
     }
     for (const PointRuns& pr : phase.points) {
-      AddEngineRows(phase, pr, columns, &t);
+      AddEngineRows(results, phase, pr, columns, &t);
       if (mixed) AddOpRows(phase, pr, &s.per_op);
       const std::vector<std::string> differences = WorkDifferences(pr);
       s.work.push_back(WorkSentence(phase, pr, !differences.empty()));

@@ -15,7 +15,8 @@ inline constexpr const char* kUnmeasured = "–";
 
 struct Cell {
   std::string text;
-  bool best = false;  // the best value of its column at its matrix point
+  bool best = false;  // the best of its column at its matrix point, its interval clear of the rest
+  bool tied = false;  // among the leaders whose intervals overlap: no best can be named
 };
 
 struct Table {

@@ -162,6 +162,11 @@ Figures FiguresOf(const PhaseRun& run, std::string_view op) {
       Collect(run, op, [](R r, O) -> Opt { return static_cast<double>(r.allocated_bytes); });
   f.bytes_read = Collect(run, op, [&](R r, O) { return opt(r.bytes_read); });
   f.bytes_written = Collect(run, op, [&](R r, O) { return opt(r.bytes_written); });
+  f.cpu_total_s = Collect(run, op, [](R r, O) -> Opt { return r.cpu_user_s + r.cpu_sys_s; });
+  f.cache_resident_after_eviction_pct =
+      Collect(run, op, [&](R r, O) { return opt(r.cache_resident_after_eviction_pct); });
+  f.sizes_after_sync = !run.repetitions.empty();
+  for (const Repetition& r : run.repetitions) f.sizes_after_sync &= r.sizes_after_sync;
   f.cache_resident_before_pct =
       Collect(run, op, [&](R r, O) { return opt(r.cache_resident_before_pct); });
   f.cache_resident_after_pct =
@@ -174,6 +179,15 @@ Figures FiguresOf(const PhaseRun& run, std::string_view op) {
   f.bytes_returned = Collect(run, op, [&](R, O o) { return count(o.work.bytes_returned); });
   f.errors = Collect(run, op, [&](R, O o) { return count(o.work.errors); });
   return f;
+}
+
+bool InMemory(const results::RunResults& results, std::string_view engine) {
+  for (const results::EngineRun& e : results.engines) {
+    if (e.name != engine) continue;
+    const auto it = e.capabilities.find("durable");
+    return it != e.capabilities.end() && !it->second;
+  }
+  return false;
 }
 
 double RelativeSpread(const Spread& s) {

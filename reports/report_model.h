@@ -75,14 +75,20 @@ struct Figures {
   int repetitions = 0;  // repetitions that have this operation type
   std::optional<results::Spread> ops, seconds, ops_per_sec;
   std::optional<results::Spread> p50_us, p90_us, p99_us, p999_us, max_us;
-  std::optional<results::Spread> cpu_user_s, cpu_sys_s, peak_rss_bytes;
+  std::optional<results::Spread> cpu_user_s, cpu_sys_s, cpu_total_s, peak_rss_bytes;
   std::optional<results::Spread> file_bytes, allocated_bytes, bytes_read, bytes_written;
   std::optional<results::Spread> cache_resident_before_pct, cache_resident_after_pct;
-  std::optional<results::Spread> open_seconds;
+  std::optional<results::Spread> open_seconds, cache_resident_after_eviction_pct;
+  // Every repetition measured its sizes after the engine's Sync() (schema 2).
+  bool sizes_after_sync = false;
   std::optional<results::Spread> found, not_found, rows, bytes_returned, errors;
   std::string stream_digest;  // of the first repetition that has the op
 };
 Figures FiguresOf(const results::PhaseRun& run, std::string_view op = "all");
+
+// Engines whose data lives only in memory (declared not durable): cold cache
+// and file sizes mean nothing for them, so they are shown, not ranked.
+bool InMemory(const results::RunResults& results, std::string_view engine);
 
 // (max - min) / median of a spread; 0 when the median is 0.
 double RelativeSpread(const results::Spread& s);

@@ -186,6 +186,9 @@ std::string RenderBarChart(const BarChart& chart) {
     for (const auto& v : s.values) {
       if (v && *v > 0) values.push_back(*v);
     }
+    for (const auto& ci : s.intervals) {
+      if (ci && ci->second > 0) values.push_back(ci->second);
+    }
   }
   if (values.empty() || chart.groups.empty()) return "";
   const Axis axis = FitAxis(values, /*from_zero=*/true, /*allow_log=*/true);
@@ -225,6 +228,20 @@ std::string RenderBarChart(const BarChart& chart) {
                        : std::string(),
           HtmlEscape(series.name), HtmlEscape(chart.groups[g]),
           HtmlEscape(ValueText(v, chart.value_unit)));
+      if (g < series.intervals.size() && series.intervals[g]) {
+        // The interval as an error bar: a vertical line with short caps.
+        const auto [lo, hi] = *series.intervals[g];
+        const double y_lo = bottom - std::clamp(axis.Fraction(std::max(lo, axis.lo)), 0.0, 1.0) * kPlotHeight;
+        const double y_hi = bottom - std::clamp(axis.Fraction(hi), 0.0, 1.0) * kPlotHeight;
+        const double x = first + bar_slot * static_cast<double>(i) + bar_slot * 0.5;
+        const double cap = std::max(2.0, bar_slot * 0.2);
+        s += fmt::format(
+            "<path class=\"ci\" d=\"M{} {}V{}M{} {}H{}M{} {}H{}\" stroke=\"#24292f\" "
+            "stroke-width=\"1.2\" fill=\"none\"><title>{} · {}: interval {} to {}</title></path>",
+            Num(x), Num(y_lo), Num(y_hi), Num(x - cap), Num(y_lo), Num(x + cap), Num(x - cap),
+            Num(y_hi), Num(x + cap), HtmlEscape(series.name), HtmlEscape(chart.groups[g]),
+            HtmlEscape(ValueText(lo, chart.value_unit)), HtmlEscape(ValueText(hi, chart.value_unit)));
+      }
     }
     const double cx = gx + group_width / 2;
     std::string label = chart.groups[g];

@@ -9,6 +9,7 @@
 
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace kvbench::reports::svg {
@@ -30,6 +31,9 @@ struct BarSeries {
   std::string colour;
   bool light = false;
   std::vector<std::optional<double>> values;  // one per group; empty: no bar
+  // The confidence interval of each value (low, high), drawn as an error bar;
+  // empty (or a shorter vector) where there is none.
+  std::vector<std::optional<std::pair<double, double>>> intervals;
 };
 
 struct BarChart {
