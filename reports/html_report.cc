@@ -154,6 +154,9 @@ class HtmlReporter final : public Reporter {
     }
     h += "<a href=\"#failures\">Failures</a></nav>\n";
 
+    for (const std::string& w : MeasurementWarnings(results)) {
+      h += "<p class=\"warning\"><strong>WARNING:</strong> " + HtmlEscape(w) + "</p>\n";
+    }
     h += "<section id=\"environment\">\n<h2>Environment</h2>\n" +
          FactsHtml(EnvironmentFacts(results)) + "</section>\n";
     h += "<section id=\"workload\">\n<h2>Workload</h2>\n" + FactsHtml(WorkloadFacts(results));

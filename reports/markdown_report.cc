@@ -106,6 +106,10 @@ class MarkdownReporter final : public Reporter {
         start = end + 2;
       }
     }
+    for (const std::string& w : MeasurementWarnings(results)) {
+      out += "> **WARNING:** " + MarkdownEscape(w) + "\n>\n";
+    }
+    if (!MeasurementWarnings(results).empty()) out += "\n";
     out += "## Environment\n\n";
     AppendFacts(EnvironmentFacts(results), &out);
     out += "## Workload\n\n";

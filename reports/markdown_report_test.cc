@@ -4,6 +4,7 @@
 
 #include "reports/golden_test_support.h"
 #include "reports/reporter.h"
+#include "reports/run_facts.h"
 
 namespace kvbench::reports {
 namespace {
@@ -117,6 +118,33 @@ TEST(MarkdownReportTest, EscapesNamesThatLookLikeMarkup) {
   const std::string md = Markdown(r);
   EXPECT_TRUE(Contains(md, "| std\\|map&lt;b&gt; |"));
   EXPECT_FALSE(Contains(md, "<b>"));
+}
+
+}  // namespace
+}  // namespace kvbench::reports
+
+namespace kvbench::reports {
+namespace {
+
+TEST(MeasurementWarningsTest, EachSpoilingConditionGetsOneLine) {
+  results::RunResults r = test::LoadRunA();  // has cold phases
+  r.environment.build_type = "Release";
+  r.environment.cpu_governor = "performance";
+  r.environment.filesystem = "ext2/3/4";
+  r.environment.cores = 2;
+  r.environment.load_average_1m = 0.1;
+  EXPECT_TRUE(MeasurementWarnings(r).empty());
+  r.environment.build_type = "Debug";
+  r.environment.cpu_governor = "powersave";
+  r.environment.filesystem = "tmpfs";
+  r.environment.load_average_1m = 1.9;
+  const std::vector<std::string> w = MeasurementWarnings(r);
+  ASSERT_EQ(w.size(), 4u);
+  EXPECT_NE(w[0].find("Debug"), std::string::npos);
+  EXPECT_NE(w[1].find("powersave"), std::string::npos);
+  EXPECT_NE(w[2].find("tmpfs"), std::string::npos);
+  EXPECT_NE(w[3].find("load average 1.90"), std::string::npos);
+  EXPECT_NE(Markdown(r).find("> **WARNING:** CPU governor is 'powersave'"), std::string::npos);
 }
 
 }  // namespace

@@ -31,7 +31,13 @@ Facts EnvironmentFacts(const results::RunResults& results) {
   Add(&f, "memory", e.memory_bytes > 0 ? FormatBytes(static_cast<double>(e.memory_bytes)) : "");
   Add(&f, "kernel", e.kernel);
   Add(&f, "data directory",
-      e.data_directory + (e.filesystem.empty() ? "" : " (" + e.filesystem + ")"));
+      e.data_directory + (e.filesystem.empty() ? "" : " (" + e.filesystem + ")") +
+          (e.data_device.empty() ? "" : " on " + e.data_device));
+  Add(&f, "CPU governor", e.cpu_governor);
+  Add(&f, "turbo", e.turbo);
+  Add(&f, "transparent huge pages", e.transparent_hugepages);
+  Add(&f, "load average at start",
+      e.load_average_1m ? fmt::format("{:.2f}", *e.load_average_1m) : "");
   Add(&f, "compiler", e.compiler);
   Add(&f, "build", e.build_type + (e.cxx_flags.empty() ? "" : " " + e.cxx_flags));
   Add(&f, "kvbench",
@@ -42,6 +48,31 @@ Facts EnvironmentFacts(const results::RunResults& results) {
   }
   Add(&f, "libraries", libraries);
   return f;
+}
+
+std::vector<std::string> MeasurementWarnings(const results::RunResults& results) {
+  const results::Environment& e = results.environment;
+  std::vector<std::string> out;
+  if (!e.build_type.empty() && e.build_type != "Release" && e.build_type != "RelWithDebInfo") {
+    out.push_back("kvbench was built as " + e.build_type +
+                  ": the harness's own cost is not that of a Release build.");
+  }
+  if (!e.cpu_governor.empty() && e.cpu_governor != "performance") {
+    out.push_back("CPU governor is '" + e.cpu_governor +
+                  "', not 'performance': clock frequency may change during the run.");
+  }
+  bool cold = false;
+  for (const results::PhaseRun& run : results.runs) cold = cold || run.cache == "cold";
+  if (cold && e.filesystem == "tmpfs") {
+    out.push_back("cold-cache phases ran on tmpfs, where the files live in memory: 'cold' "
+                  "means nothing there.");
+  }
+  if (e.load_average_1m && e.cores > 0 && *e.load_average_1m > 0.25 * e.cores) {
+    out.push_back(fmt::format("other load was present at the start (load average {:.2f} on {} "
+                              "cores): figures may be disturbed.",
+                              *e.load_average_1m, e.cores));
+  }
+  return out;
 }
 
 Facts WorkloadFacts(const results::RunResults& results) {

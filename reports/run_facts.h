@@ -16,6 +16,10 @@ using Facts = std::vector<std::pair<std::string, std::string>>;
 
 // Machine, build and kvbench version; empty values left out.
 Facts EnvironmentFacts(const results::RunResults& results);
+// One line per condition that spoils a measurement (a Debug build, a CPU
+// governor other than "performance", cold cache on tmpfs, other load at the
+// start); empty when none was seen.
+std::vector<std::string> MeasurementWarnings(const results::RunResults& results);
 // Workload name, file, scale, dataset, command line, times.
 Facts WorkloadFacts(const results::RunResults& results);
 // engine | library | status | options | capabilities

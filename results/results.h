@@ -149,6 +149,13 @@ struct Environment {
   std::string kvbench_version;
   std::string kvbench_revision;
   std::map<std::string, std::string> libraries;  // engine -> library version
+  // Conditions that decide whether a figure is trustworthy (schema 2; empty
+  // or absent where they could not be read).
+  std::string cpu_governor;           // cpufreq scaling governor of CPU 0
+  std::string turbo;                  // "on" | "off" (boost / intel_pstate no_turbo)
+  std::string transparent_hugepages;  // the selected THP mode: always | madvise | never
+  std::string data_device;            // the device (mount source) of the data directory
+  std::optional<double> load_average_1m;  // at the start of the run
 };
 
 struct WorkloadInfo {

@@ -280,7 +280,12 @@ json ResultsToJson(const RunResults& res) {
               {"build_type", e.build_type},
               {"kvbench_version", e.kvbench_version},
               {"kvbench_revision", e.kvbench_revision},
-              {"libraries", e.libraries}};
+              {"libraries", e.libraries},
+              {"cpu_governor", e.cpu_governor},
+              {"turbo", e.turbo},
+              {"transparent_hugepages", e.transparent_hugepages},
+              {"data_device", e.data_device}};
+  PutOptional(env, "load_average_1m", e.load_average_1m);
   const WorkloadInfo& w = res.workload;
   json workload = {{"name", w.name},   {"description", w.description}, {"file", w.file},
                    {"source", w.source}, {"scale", w.scale},           {"dataset", w.dataset}};
@@ -338,6 +343,14 @@ Status ResultsFromJson(const json& doc, RunResults* out) {
     r.Get(env, "kvbench_version", &e.kvbench_version);
     r.Get(env, "kvbench_revision", &e.kvbench_revision);
     r.Get(env, "libraries", &e.libraries);
+    // Schema 2 on.
+    for (auto [name, field] : {std::pair{"cpu_governor", &e.cpu_governor},
+                               std::pair{"turbo", &e.turbo},
+                               std::pair{"transparent_hugepages", &e.transparent_hugepages},
+                               std::pair{"data_device", &e.data_device}}) {
+      if (env.contains(name)) r.Get(env, name, field);
+    }
+    r.GetOptional(env, "load_average_1m", &e.load_average_1m);
   }
   json workload;
   r.set_where("results.workload");

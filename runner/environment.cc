@@ -6,8 +6,11 @@
 
 #include <array>
 #include <cstdio>
+#include <cstdlib>
 #include <ctime>
+#include <filesystem>
 #include <fstream>
+#include <sstream>
 #include <thread>
 
 #ifndef KVBENCH_CXX_FLAGS
@@ -70,6 +73,58 @@ std::string FilesystemOf(const std::string& path) {
   }
 }
 
+// The first line of a small file, trimmed; "" when it cannot be read.
+std::string FirstLine(const std::string& path) {
+  std::ifstream in(path);
+  std::string line;
+  std::getline(in, line);
+  while (!line.empty() && (line.back() == ' ' || line.back() == '\n')) line.pop_back();
+  return line;
+}
+
+// Turbo/boost: "on" or "off" from whichever interface the kernel has.
+std::string Turbo() {
+  const std::string no_turbo = FirstLine("/sys/devices/system/cpu/intel_pstate/no_turbo");
+  if (!no_turbo.empty()) return no_turbo == "1" ? "off" : "on";
+  const std::string boost = FirstLine("/sys/devices/system/cpu/cpufreq/boost");
+  if (!boost.empty()) return boost == "1" ? "on" : "off";
+  return "";
+}
+
+// "always madvise [never]" -> "never".
+std::string SelectedMode(const std::string& line) {
+  const auto open = line.find('['), close = line.find(']');
+  if (open == std::string::npos || close == std::string::npos || close < open) return line;
+  return line.substr(open + 1, close - open - 1);
+}
+
+// The mount source of the file system holding `path` (longest mount point
+// that prefixes its canonical form), from /proc/self/mountinfo.
+std::string DeviceOf(const std::string& path) {
+  std::error_code ec;
+  const std::string canonical = std::filesystem::weakly_canonical(path, ec).string();
+  std::ifstream in("/proc/self/mountinfo");
+  std::string line, best_mount, best_source;
+  while (std::getline(in, line)) {
+    // id parent major:minor root mountpoint options... - fstype source superopts
+    std::istringstream fields(line);
+    std::string id, parent, dev, root, mount;
+    fields >> id >> parent >> dev >> root >> mount;
+    const auto dash = line.find(" - ");
+    if (dash == std::string::npos) continue;
+    std::istringstream tail(line.substr(dash + 3));
+    std::string fstype, source;
+    tail >> fstype >> source;
+    const bool prefix = canonical == mount || mount == "/" ||
+                        canonical.rfind(mount + "/", 0) == 0;
+    if (prefix && mount.size() >= best_mount.size()) {
+      best_mount = mount;
+      best_source = source;
+    }
+  }
+  return best_source;
+}
+
 std::string GitRevision() {
   const std::string cmd =
       std::string("git -C '") + KVBENCH_SOURCE_DIR + "' describe --always --dirty 2>/dev/null";
@@ -105,6 +160,13 @@ results::Environment CaptureEnvironment(const std::string& data_directory) {
   e.build_type = KVBENCH_BUILD_TYPE;
   e.kvbench_version = KVBENCH_VERSION;
   e.kvbench_revision = GitRevision();
+  e.cpu_governor = FirstLine("/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor");
+  e.turbo = Turbo();
+  e.transparent_hugepages =
+      SelectedMode(FirstLine("/sys/kernel/mm/transparent_hugepage/enabled"));
+  e.data_device = DeviceOf(data_directory);
+  double load[1] = {0};
+  if (::getloadavg(load, 1) == 1) e.load_average_1m = load[0];
   return e;
 }
 
