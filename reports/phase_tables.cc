@@ -90,6 +90,8 @@ struct Columns {
   bool range = false;     // more than one repetition: the interval column
   bool resident = false;  // page-cache residency measured (cold and hot phases)
   bool open = false;      // reopen time measured (cold phases)
+  bool evicted = false;   // residency right after a cold eviction measured
+  bool lateness = false;  // a target rate: the harness's own pacing lateness
 };
 
 void AddEngineRows(const results::RunResults& results, const PhaseView& phase,
@@ -136,9 +138,11 @@ void AddEngineRows(const results::RunResults& results, const PhaseView& phase,
       row.push_back({Median(f.file_bytes, bytes) + (f.file_bytes ? unsynced : "")});
       row.push_back({Median(f.bytes_written, bytes) + (f.bytes_written ? unsynced : "")});
     }
-    if (columns.resident) {
-      row.push_back({Median(f.cache_resident_before_pct,
-                            [](double v) { return FormatSignificant(v, 2) + "%"; })});
+    const auto pct = [](double v) { return FormatSignificant(v, 2) + "%"; };
+    if (columns.evicted) row.push_back({Median(f.cache_resident_after_eviction_pct, pct)});
+    if (columns.resident) row.push_back({Median(f.cache_resident_before_pct, pct)});
+    if (columns.lateness) {
+      row.push_back({Median(f.pacing_lateness_p99_us, [](double v) { return FormatMicros(v); })});
     }
     if (columns.open) row.push_back({Median(f.open_seconds, FormatSeconds)});
     row.push_back({Status(*pr.runs[i])});
@@ -257,6 +261,8 @@ std::vector<PhaseSection> BuildPhaseSections(const results::RunResults& results)
         const Figures f = FiguresOf(*run);
         columns.resident = columns.resident || f.cache_resident_before_pct.has_value();
         columns.open = columns.open || f.open_seconds.has_value();
+        columns.evicted = columns.evicted || f.cache_resident_after_eviction_pct.has_value();
+        columns.lateness = columns.lateness || f.pacing_lateness_p99_us.has_value();
       }
     }
     s.note = columns.range ? fmt::format(
@@ -276,18 +282,33 @@ std::vector<PhaseSection> BuildPhaseSections(const results::RunResults& results)
           " cached at start = share of the engine's files in the page cache when the phase "
           "began.";
     }
+    if (columns.evicted) {
+      s.note +=
+          " after eviction = share of the files in the page cache right after the cold eviction, "
+          "before the reopen (high: the eviction failed; low here but high at start: the engine "
+          "reads its files when it opens).";
+    }
+    if (columns.lateness) {
+      s.note +=
+          " pacing p99 = how late kvbench itself started operations after their intended start "
+          "under the target rate (its own error, p99 over the phase); latencies are measured "
+          "from the intended start, so this lateness is inside them.";
+    }
     if (columns.open) s.note += " reopen = time to reopen the engine, measured on its own.";
 
     Table& t = s.engines;
     AddMatrixHeader(phase.varying, &t);
     const std::vector<std::string> header = {
         "engine", "ops/s",    "ops/s interval", "vs best", "p50 µs",          "p99 µs", "p99.9 µs",
-        "CPU",    "peak RSS", "file size",   "written", "cached at start", "reopen", "status"};
-    const std::vector<bool> numeric = {false, true, true, true, true, true, true,
-                                       true,  true, true, true, true, true, false};
+        "CPU",    "peak RSS", "file size",   "written", "after eviction", "cached at start",
+        "pacing p99 µs", "reopen", "status"};
+    const std::vector<bool> numeric = {false, true, true, true, true, true, true, true,
+                                       true,  true, true, true, true, true, true, false};
     for (size_t i = 0; i < header.size(); ++i) {
       if (header[i] == "ops/s interval" && !columns.range) continue;
       if (header[i] == "cached at start" && !columns.resident) continue;
+      if (header[i] == "after eviction" && !columns.evicted) continue;
+      if (header[i] == "pacing p99 µs" && !columns.lateness) continue;
       if (header[i] == "reopen" && !columns.open) continue;
       t.header.push_back(header[i]);
       t.numeric.push_back(numeric[i]);

@@ -165,6 +165,10 @@ Figures FiguresOf(const PhaseRun& run, std::string_view op) {
   f.cpu_total_s = Collect(run, op, [](R r, O) -> Opt { return r.cpu_user_s + r.cpu_sys_s; });
   f.cache_resident_after_eviction_pct =
       Collect(run, op, [&](R r, O) { return opt(r.cache_resident_after_eviction_pct); });
+  f.pacing_lateness_p99_us = Collect(run, op, [](R r, O) -> Opt {
+    if (!r.pacing_lateness) return std::nullopt;
+    return static_cast<double>(r.pacing_lateness->p99_ns) / 1000;
+  });
   f.sizes_after_sync = !run.repetitions.empty();
   for (const Repetition& r : run.repetitions) f.sizes_after_sync &= r.sizes_after_sync;
   f.cache_resident_before_pct =

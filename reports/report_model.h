@@ -79,6 +79,7 @@ struct Figures {
   std::optional<results::Spread> file_bytes, allocated_bytes, bytes_read, bytes_written;
   std::optional<results::Spread> cache_resident_before_pct, cache_resident_after_pct;
   std::optional<results::Spread> open_seconds, cache_resident_after_eviction_pct;
+  std::optional<results::Spread> pacing_lateness_p99_us;  // under a target rate
   // Every repetition measured its sizes after the engine's Sync() (schema 2).
   bool sizes_after_sync = false;
   std::optional<results::Spread> found, not_found, rows, bytes_returned, errors;
