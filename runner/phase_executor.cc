@@ -125,12 +125,14 @@ Status EngineHandle::Recreate() {
   }
   if (ec) return Status::IOError(name_ + ": cannot list " + request_.directory + ": " + ec.message());
   present = 0;
+  synced = true;
   records.Clear();
   return Open(nullptr);
 }
 
 Status EngineHandle::CloseAndEvict(std::optional<double>* resident_pct) {
   if (open_) KVBENCH_RETURN_IF_ERROR(adapter_->Sync().WithContext(name_ + ": sync"));
+  synced = true;
   const std::vector<std::string> files = Files();
   KVBENCH_RETURN_IF_ERROR(Close());
   KVBENCH_RETURN_IF_ERROR(ColdCacheEvictor::Evict(files));
@@ -233,11 +235,14 @@ Status PhaseExecutor::RunRepetition(const PhaseSpec& spec, size_t phase_index, i
   // bytes written and the sizes are those that reached the files: an engine
   // that keeps its writes in memory until a sync is not "smaller".
   ResourceSnapshot synced = after;
+  if (info.writes) engine_->synced = false;
   if (status.ok() && info.writes && engine_->is_open()) {
     status = engine_->adapter()->Sync().WithContext("sync after the phase (untimed)");
     synced = TakeResourceSnapshot();
-    out->sizes_after_sync = status.ok();
+    engine_->synced = status.ok();
   }
+  // A read phase leaves the files as the last sync did.
+  out->sizes_after_sync = engine_->synced;
   if (before.write_bytes && synced.write_bytes) {
     out->bytes_written = *synced.write_bytes - *before.write_bytes;
   }

@@ -44,6 +44,8 @@ class EngineHandle {
 
   // Keys [0, present) have been inserted by earlier phases.
   uint64_t present = 0;
+  // No write since the engine's last Sync(): its files hold all its data.
+  bool synced = true;
   // The record table record phases wrote (runner/record_phase.h).
   RecordState records;
 

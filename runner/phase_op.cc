@@ -82,6 +82,8 @@ constexpr Names<ScanWay, 2> kScanWays{
 constexpr Names<RecordSetMode, 2> kRecordSetModes{
     {{{RecordSetMode::kNew, "new"}, {RecordSetMode::kChecked, "checked"}}}};
 
+constexpr Names<Pacing, 2> kPacings{{{{Pacing::kSleep, "sleep"}, {Pacing::kSpin, "spin"}}}};
+
 }  // namespace
 
 std::span<const PhaseOpInfo> AllPhaseOps() { return kPhaseOps; }
@@ -110,11 +112,13 @@ const char* NameOf(CommitSync v) { return kCommitSyncs.Of(v); }
 const char* NameOf(CacheState v) { return kCacheStates.Of(v); }
 const char* NameOf(ScanWay v) { return kScanWays.Of(v); }
 const char* NameOf(RecordSetMode v) { return kRecordSetModes.Of(v); }
+const char* NameOf(Pacing v) { return kPacings.Of(v); }
 bool Parse(std::string_view name, KeyChoice* out) { return kKeyChoices.Parse(name, out); }
 bool Parse(std::string_view name, InsertOrder* out) { return kInsertOrders.Parse(name, out); }
 bool Parse(std::string_view name, CommitSync* out) { return kCommitSyncs.Parse(name, out); }
 bool Parse(std::string_view name, CacheState* out) { return kCacheStates.Parse(name, out); }
 bool Parse(std::string_view name, ScanWay* out) { return kScanWays.Parse(name, out); }
 bool Parse(std::string_view name, RecordSetMode* out) { return kRecordSetModes.Parse(name, out); }
+bool Parse(std::string_view name, Pacing* out) { return kPacings.Parse(name, out); }
 
 }  // namespace kvbench::runner

@@ -47,7 +47,7 @@ enum PhaseField : uint32_t {
   kFieldFromTo = 1u << 9,
   kFieldSkip = 1u << 10,
   kFieldProportions = 1u << 11,
-  kFieldThreads = 1u << 12,      // threads, target, table_per_thread
+  kFieldThreads = 1u << 12,      // threads, target, pacing, table_per_thread
   kFieldRecord = 1u << 13,       // schema, table
   kFieldField = 1u << 14,
   kFieldValue = 1u << 15,
@@ -83,6 +83,10 @@ enum class CommitSync : uint8_t { kNone, kCommit };  // engine Sync() after each
 enum class CacheState : uint8_t { kAsIs, kCold, kHot };
 enum class ScanWay : uint8_t { kForward, kBackward };
 enum class RecordSetMode : uint8_t { kNew, kChecked };
+// Under a target rate, how a worker waits for an operation's intended start:
+// sleep (then yield) or spin on the clock. Spinning keeps the core busy and
+// its caches warm, which isolates the cost of an idle core waking up.
+enum class Pacing : uint8_t { kSleep, kSpin };
 
 const char* NameOf(KeyChoice v);
 const char* NameOf(InsertOrder v);
@@ -90,11 +94,13 @@ const char* NameOf(CommitSync v);
 const char* NameOf(CacheState v);  // "" for kAsIs (results.json's "not applicable")
 const char* NameOf(ScanWay v);
 const char* NameOf(RecordSetMode v);
+const char* NameOf(Pacing v);
 bool Parse(std::string_view name, KeyChoice* out);
 bool Parse(std::string_view name, InsertOrder* out);
 bool Parse(std::string_view name, CommitSync* out);
 bool Parse(std::string_view name, CacheState* out);
 bool Parse(std::string_view name, ScanWay* out);
 bool Parse(std::string_view name, RecordSetMode* out);
+bool Parse(std::string_view name, Pacing* out);
 
 }  // namespace kvbench::runner

@@ -31,7 +31,12 @@ inline uint64_t MixStream(uint64_t h, int kind, Slice key) {
 // (or a VM) can wake a millisecond or more late, and lateness counts in the
 // next operation's latency (it runs from its intended start), so the sleep
 // stops well before `due` and the rest is yielded away.
-void WaitUntil(const CycleClock& clock, uint64_t due) {
+void WaitUntil(const CycleClock& clock, uint64_t due, bool spin) {
+  if (spin) {
+    while (clock.Now() < due) {
+    }
+    return;
+  }
   constexpr uint64_t kSleepMarginNs = 2'000'000;
   for (;;) {
     const uint64_t now = clock.Now();
@@ -83,7 +88,7 @@ void PhaseWorker::Run(Session* session, uint64_t start_ticks) {
     if (throttled) {
       const uint64_t due =
           start_ticks + static_cast<uint64_t>(static_cast<double>(i) * interval_ticks);
-      WaitUntil(clock, due);
+      WaitUntil(clock, due, plan_.spec->pacing == Pacing::kSpin);
       t0 = clock.Now();
       out->pacing_lateness.Record(clock.ToNs(t0 > due ? t0 - due : 0));
       t0 = due;  // latency from the intended start

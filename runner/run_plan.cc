@@ -90,6 +90,7 @@ std::map<std::string, std::string> PhaseParameters(const PhaseSpec& spec) {
     for (const auto& [k, v] : spec.proportions) out["proportion." + k] = fmt::format("{}", v);
   }
   if (uses(kFieldThreads) && spec.table_per_thread) out["table_per_thread"] = "true";
+  if (uses(kFieldThreads) && spec.pacing != Pacing::kSleep) out["pacing"] = NameOf(spec.pacing);
   if (uses(kFieldRecord)) {
     if (!spec.schema.empty()) out["schema"] = spec.schema;
     out["table"] = spec.table;

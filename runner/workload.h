@@ -105,6 +105,7 @@ struct PhaseSpec {
   int repetitions = 0;  // 0 until parsed: the workload's default_repetitions
   std::vector<int> threads = {1};
   std::vector<double> targets = {0};       // ops/s over all threads, 0 = unthrottled
+  Pacing pacing = Pacing::kSleep;          // how workers wait under a target rate
   std::vector<CacheState> caches = {CacheState::kAsIs};
   KeyChoice keys = KeyChoice::kPresent;    // get
   std::string distribution = "uniform";    // uniform | zipfian | latest | hotspot | sequential ...

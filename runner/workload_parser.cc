@@ -135,7 +135,7 @@ const std::map<std::string, uint32_t> kFieldOfKey = {
     {"to", kFieldFromTo},          {"skip", kFieldSkip},
     {"proportions", kFieldProportions},
     {"threads", kFieldThreads},    {"target", kFieldThreads},
-    {"table_per_thread", kFieldThreads},
+    {"table_per_thread", kFieldThreads},  {"pacing", kFieldThreads},
     {"schema", kFieldRecord},      {"table", kFieldRecord},
     {"field", kFieldField},        {"value", kFieldValue},
     {"set", kFieldSet},            {"read_back", kFieldSet},
@@ -158,7 +158,7 @@ void ParsePhase(Checker& c, const toml::table& t, size_t index, Workload* w) {
   c.OnlyKnownKeys(t, prefix,
                   {"name", "op", "count", "duration", "batch", "warmup", "repetitions", "threads",
                    "target", "cache", "keys", "distribution", "distribution_params", "sync",
-                   "reopen", "table_per_thread", "order", "limit", "direction", "values", "from", "to", "skip",
+                   "reopen", "table_per_thread", "pacing", "order", "limit", "direction", "values", "from", "to", "skip",
                    "proportions", "dataset", "fresh", "schema", "table", "field", "value", "set", "read_back",
                    "delete_after"});
   std::string op_name;
@@ -227,6 +227,7 @@ void ParsePhase(Checker& c, const toml::table& t, size_t index, Workload* w) {
   Choice(c, t, prefix, "sync", "none or commit", &p.sync);
   c.Bool(t, prefix, "reopen", &p.reopen);
   c.Bool(t, prefix, "table_per_thread", &p.table_per_thread);
+  Choice(c, t, prefix, "pacing", "sleep or spin", &p.pacing);
   Choice(c, t, prefix, "order", "index or shuffled", &p.order);
   if (c.Integer(t, prefix, "limit", 1, &i64)) {
     p.limit = static_cast<uint64_t>(i64);
