@@ -12,7 +12,11 @@ namespace {
 
 constexpr uint64_t kTagValue = 0x76616c7565ULL;  // "value"
 constexpr uint64_t kTagPool = 0x706f6f6cULL;     // "pool"
-constexpr size_t kPoolSize = 1 << 20;
+// 64 KiB: random parts start at any of 64K offsets (and their first 8 bytes
+// are hashed), and the pool stays in the L2 cache, so making a value costs
+// the harness a copy, not a cache miss inside every measured operation's
+// loop (a 1 MiB pool cost lmdb's bulk load 14% of its time).
+constexpr size_t kPoolSize = 64 << 10;
 constexpr uint32_t kMaxValueSize = 64 << 20;
 
 char PoolByte(uint64_t random_bits, bool printable) {
@@ -62,8 +66,8 @@ ValueGenerator::ValueGenerator(const ValueOptions& options, uint64_t seed)
   if (options_.size_distribution == Dist::kZipfian) {
     zipfian_ = std::make_unique<ZipfianGenerator>(options_.min_size, options_.max_size);
   }
-  // The pool holds every random part at some offset: at least 1 MiB, more for
-  // larger values.
+  // The pool holds every random part at some offset: at least kPoolSize, more
+  // for larger values.
   pool_.resize(std::max(kPoolSize, 2 * max_size_));
   HashStream stream(KeyedSeed(seed, kTagPool));
   for (char& c : pool_) c = PoolByte(stream.Next(), options_.printable);

@@ -212,6 +212,7 @@ class OperationStream::Impl {
         plan_.keys->Key(idx, &key_);
         value_index_ = idx;
         value_version_ = 0;
+        PrepareValue(kind);
         return;
       }
       case OpKind::kGet:
@@ -255,8 +256,28 @@ class OperationStream::Impl {
         // A version no other operation of this phase writes: a new value.
         value_version_ = 1 + i * static_cast<uint64_t>(plan_.threads) + static_cast<uint64_t>(thread_);
         if (spec_.ycsb) field_ = static_cast<uint32_t>(aux_rng_.Uniform(spec_.ycsb->field_count));
+        PrepareValue(kind);
         return;
       }
+    }
+  }
+
+  // The value a write will put, made before the timed call (generating it
+  // is the harness's work, not the engine's). A read-modify-write reads into
+  // read_, so the prepared value survives its read.
+  void PrepareValue(OpKind kind) {
+    if (layout_) {
+      if (kind == OpKind::kInsert) {
+        layout_->Record(value_index_, 0, &value_);
+      } else if (kind == OpKind::kUpdate && spec_.ycsb->write_all_fields) {
+        layout_->Record(value_index_, value_version_, &value_);
+      } else if (kind == OpKind::kUpdate || kind == OpKind::kRmw) {
+        layout_->Field(value_index_, value_version_, field_, &field_bytes_);
+      }
+      return;
+    }
+    if (kind == OpKind::kInsert || kind == OpKind::kUpdate || kind == OpKind::kRmw) {
+      plan_.values->Value(value_index_, value_version_, &value_);
     }
   }
 
@@ -265,16 +286,15 @@ class OperationStream::Impl {
     switch (kind) {
       case OpKind::kInsert:
       case OpKind::kUpdate:
-        plan_.values->Value(value_index_, value_version_, &value_);
         return session->Put(key_, value_);
       case OpKind::kDelete:
         return session->Delete(key_);
       case OpKind::kGet:
         return session->Get(key_, &value_);
       case OpKind::kRmw: {
-        Status s = session->Get(key_, &value_);
+        Status s = session->Get(key_, &read_);
         if (!s.ok() && !s.IsNotFound()) return s;
-        plan_.values->Value(value_index_, value_version_, &value_);
+        read_bytes_ = s.ok() ? read_.size() : 0;
         return session->Put(key_, value_);
       }
       case OpKind::kScan:
@@ -294,14 +314,12 @@ class OperationStream::Impl {
   Status ExecuteYcsb(OpKind kind, Session* session) {
     switch (kind) {
       case OpKind::kInsert:
-        layout_->Record(value_index_, 0, &value_);
         return session->Put(key_, value_);
       case OpKind::kGet:
         return session->Get(key_, &value_);
       case OpKind::kUpdate:
       case OpKind::kRmw: {
         if (kind == OpKind::kUpdate && spec_.ycsb->write_all_fields) {
-          layout_->Record(value_index_, value_version_, &value_);
           return session->Put(key_, value_);
         }
         Status s = session->Get(key_, &value_);
@@ -309,7 +327,8 @@ class OperationStream::Impl {
         read_bytes_ = s.ok() ? value_.size() : 0;
         bool replaced = false;
         if (s.ok() && !spec_.ycsb->write_all_fields) {
-          layout_->Field(value_index_, value_version_, field_, &field_bytes_);
+          // The field's new bytes were made before the call; replacing them
+          // in the record just read is the "modify" of this operation.
           replaced = layout_->ReplaceField(field_, field_bytes_, &value_);
         }
         // A missing record, or writeallfields: the whole record.
@@ -336,7 +355,7 @@ class OperationStream::Impl {
     if (s.ok()) {
       if (kind == OpKind::kGet || kind == OpKind::kRmw) {
         ++w.found;
-        w.bytes_returned += layout_ && kind == OpKind::kRmw ? read_bytes_ : value_.size();
+        w.bytes_returned += kind == OpKind::kRmw ? read_bytes_ : value_.size();
       } else if (kind == OpKind::kScan) {
         w.rows += scan_shape_ == ScanShape::kSkip ? (visitor_.rows() > spec_.skip ? visitor_.rows() - spec_.skip : 0)
                                      : visitor_.rows();
@@ -394,6 +413,7 @@ class OperationStream::Impl {
   ScanOptions scan_options_;
   CountingVisitor visitor_;
   std::string key_, end_key_, value_;
+  std::string read_;  // a read-modify-write's read (value_ holds what it writes)
   bool has_end_ = false;
   uint64_t value_index_ = 0;
   uint64_t value_version_ = 0;

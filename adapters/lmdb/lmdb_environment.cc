@@ -43,9 +43,10 @@ Status FsyncPath(const std::string& path, int flags) {
 
 std::vector<OptionSpec> LmdbOptionSpecs() {
   return {
-      {"lmdb.mapsize", "1GiB",
-       "initial memory map size (the database's size limit); doubled automatically whenever a "
-       "write finds the map full"},
+      {"lmdb.mapsize", "64GiB",
+       "initial memory map size (address space, not disk: the file grows as data is written); "
+       "doubled automatically whenever a write finds the map full. Large by default so batches "
+       "need no replay log (see adapters/lmdb/lmdb_adapter.cc)"},
       {"lmdb.sync", "none",
        "none: MDB_NOSYNC, commits are not fsynced (data survives Close and a process crash, not "
        "a power loss; Sync() still forces it out); commit: fsync every commit"},
@@ -226,6 +227,16 @@ Status LmdbEnvironment::GrowMap(std::string_view operation) {
   }
   map_size_ = grown;
   return Status::OK();
+}
+
+uint64_t LmdbEnvironment::FreeMapBytes() const {
+  if (env_ == nullptr) return 0;
+  MDB_envinfo info;
+  MDB_stat stat;
+  mdb_env_info(env_, &info);
+  mdb_env_stat(env_, &stat);
+  const uint64_t used = (static_cast<uint64_t>(info.me_last_pgno) + 1) * stat.ms_psize;
+  return info.me_mapsize > used ? info.me_mapsize - used : 0;
 }
 
 Status LmdbEnvironment::Compact() {

@@ -101,6 +101,10 @@ class LmdbEnvironment {
   // are waited for. The new size is persisted by the next commit.
   Status GrowMap(std::string_view operation);
 
+  // Bytes of the map not yet used by the data file (map size minus the pages
+  // in use). The caller holds writer_mutex().
+  uint64_t FreeMapBytes() const;
+
   // LMDB's compaction: copies the live pages into a new file
   // (mdb_env_copyfd2 with MDB_CP_COMPACT), swaps it in for data.mdb and
   // reopens. Busy when a session holds an open batch.
