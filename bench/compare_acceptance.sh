@@ -19,7 +19,7 @@ WORK=$(mktemp -d /tmp/kvbench-compare-acceptance-XXXXXX)
 trap 'rm -rf "$WORK"' EXIT
 
 # Counts from a compare report's summary line "**N compared, C changed, T too noisy...".
-summary() { grep -o '^\*\*[0-9]* compared, [0-9]* changed, [0-9]* too noisy' "$1" | tr -dc '0-9 ,' ; }
+summary() { grep -o "^\*\*[0-9]* compared, [0-9]* changed, [0-9]* too noisy" "$1" | tr -dc "0-9 ," ; }
 
 rows=0; changed=0; noisy=0
 for i in $(seq 1 "$PAIRS"); do
@@ -34,32 +34,9 @@ for i in $(seq 1 "$PAIRS"); do
 done
 echo "IDENTICAL: $PAIRS pairs, $rows rows, $changed changed ($(awk "BEGIN{printf \"%.1f\", 100*$changed/$rows}")%), $noisy too noisy to say"
 
-spin_workload() {  # $1 = spin ns, $2 = file
-  cat > "$2" <<TOML
-name = "compare-acceptance-null"
-engines = ["null"]
-repetitions = 5
-[dataset]
-kind = "sequential"
-count = 20000
-[options.null]
-"null.spin_ns" = "$1"
-[[phase]]
-name = "put"
-op = "insert"
-count = 20000
-[[phase]]
-name = "get"
-op = "get"
-count = 20000
-[[phase]]
-name = "update"
-op = "update"
-count = 20000
-TOML
-}
-spin_workload "$SPIN" "$WORK/base.toml"
-spin_workload "$((SPIN * 115 / 100))" "$WORK/slow.toml"
+. bench/null_spin_workload.sh
+null_spin_workload "$SPIN" 20000 "$WORK/base.toml"
+null_spin_workload "$((SPIN * 115 / 100))" 20000 "$WORK/slow.toml"
 flagged=0
 for i in $(seq 1 "$PAIRS"); do
   "$KVBENCH" run "$WORK/base.toml" --quiet --out "$WORK/na$i" > /dev/null

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "reports/phase_tables.h"
@@ -52,8 +53,28 @@ std::string Where(const Located& l) {
 // "all" duplicates it); a mixed phase one per type and one for "all".
 std::vector<std::string> RowOps(const PhaseRun& run) {
   std::vector<std::string> ops = OpNames(run);
-  if (ops.size() == 2 && ops.front() == "all") ops.erase(ops.begin());
+  // "all" counts every type but commits: with one type beside commits it is
+  // that type again.
+  const size_t types = static_cast<size_t>(
+      std::count_if(ops.begin(), ops.end(),
+                    [](const std::string& op) { return op != "all" && op != "commit"; }));
+  if (types == 1 && !ops.empty() && ops.front() == "all") ops.erase(ops.begin());
   return ops;
+}
+
+// 3 x 1.4826 x the median absolute deviation of the log ratios, as a
+// fraction; 0 below kMinRowsForFloor ratios.
+constexpr size_t kMinRowsForFloor = 8;
+double NoiseFloor(std::vector<double> log_ratios) {
+  if (log_ratios.size() < kMinRowsForFloor) return 0;
+  auto median = [](std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    const size_t n = v.size();
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+  };
+  const double m = median(log_ratios);
+  for (double& x : log_ratios) x = std::fabs(x - m);
+  return std::exp(3 * 1.4826 * median(log_ratios)) - 1;
 }
 
 std::string Percent(double fraction) { return fmt::format("{:.1f}%", fraction * 100); }
@@ -83,13 +104,14 @@ std::string CheckCompareOptions(const CompareOptions& o) {
 }
 
 ComparedFigure CompareFigure(const results::Spread& a, const results::Spread& b,
-                             bool higher_is_better, const CompareOptions& options) {
+                             bool higher_is_better, const CompareOptions& options,
+                             double noise_floor) {
   ComparedFigure f;
   f.a = a;
   f.b = b;
   f.ratio = a.median != 0 ? b.median / a.median : 0;
   f.p_value = results::MannWhitneyP(a.values, b.values);
-  const double effect = options.min_effect_pct / 100;
+  const double effect = std::max(options.min_effect_pct / 100, noise_floor);
   // The smallest two-sided p the U test can give for these sizes is
   // 2 / C(na + nb, na): with fewer repetitions than that allows, no
   // difference could ever be significant (3 and 3 give 0.1).
@@ -119,7 +141,7 @@ ComparedFigure CompareFigure(const results::Spread& a, const results::Spread& b,
     f.verdict = Verdict::kNoChange;
   } else {
     f.verdict = Verdict::kTooNoisy;
-    f.reason = fmt::format("CI ±{} is wider than the {} minimum effect", Percent(widest),
+    f.reason = fmt::format("CI ±{} is wider than the {} smallest change called", Percent(widest),
                            Percent(effect));
   }
   return f;
@@ -153,25 +175,42 @@ Comparison CompareResults(const RunResults& a, const RunResults& b, const Compar
     for (const std::string& op : RowOps(ra)) {
       if (std::find(b_ops.begin(), b_ops.end(), op) == b_ops.end()) continue;
       const Figures fa = FiguresOf(ra, op), fb = FiguresOf(rb, op);
-      if (!fa.ops_per_sec || !fb.ops_per_sec || fa.ops_per_sec->median <= 0) continue;
+      if (!fa.ops_per_sec || !fb.ops_per_sec || fa.ops_per_sec->median <= 0 ||
+          fb.ops_per_sec->median <= 0) {
+        continue;
+      }
       ComparedRow row;
       row.phase = ra.phase;
       row.op = op;
       row.engine = ra.engine;
       row.point = la.point->point;
       row.point_label = PointLabel(la.point->point, la.phase->varying);
-      row.throughput = CompareFigure(*fa.ops_per_sec, *fb.ops_per_sec, true, options);
-      if (fa.p99_us && fb.p99_us && fa.p99_us->median > 0) {
-        row.p99 = CompareFigure(*fa.p99_us, *fb.p99_us, false, options);
-      }
-      if (fail) {
-        row.regression = (row.throughput.verdict == Verdict::kSlower &&
-                          row.throughput.ratio < 1 - fail_fraction) ||
-                         (row.p99 && row.p99->verdict == Verdict::kSlower &&
-                          row.p99->ratio > 1 + fail_fraction);
-        c.has_regression = c.has_regression || row.regression;
+      row.throughput.a = *fa.ops_per_sec;
+      row.throughput.b = *fb.ops_per_sec;
+      if (fa.p99_us && fb.p99_us && fa.p99_us->median > 0 && fb.p99_us->median > 0) {
+        row.p99 = ComparedFigure{*fa.p99_us, *fb.p99_us};
       }
       c.rows.push_back(std::move(row));
+    }
+  }
+  // The run-to-run noise floors, from every row's ratio; then the verdicts.
+  std::vector<double> rate_logs, p99_logs;
+  for (const ComparedRow& row : c.rows) {
+    rate_logs.push_back(std::log(row.throughput.b.median / row.throughput.a.median));
+    if (row.p99) p99_logs.push_back(std::log(row.p99->b.median / row.p99->a.median));
+  }
+  c.throughput_floor = NoiseFloor(rate_logs);
+  c.p99_floor = NoiseFloor(p99_logs);
+  for (ComparedRow& row : c.rows) {
+    row.throughput =
+        CompareFigure(row.throughput.a, row.throughput.b, true, options, c.throughput_floor);
+    if (row.p99) row.p99 = CompareFigure(row.p99->a, row.p99->b, false, options, c.p99_floor);
+    if (fail) {
+      row.regression = (row.throughput.verdict == Verdict::kSlower &&
+                        row.throughput.ratio < 1 - fail_fraction) ||
+                       (row.p99 && row.p99->verdict == Verdict::kSlower &&
+                        row.p99->ratio > 1 + fail_fraction);
+      c.has_regression = c.has_regression || row.regression;
     }
   }
   for (const Located& lb : b_runs) {
@@ -242,6 +281,11 @@ std::string RenderComparison(const Comparison& c, const RunResults& a, const Run
       "run more repetitions (--repeat) to decide. ",
       c.options.confidence * 100, c.options.confidence * 100,
       FormatExact(c.options.min_effect_pct) + "%");
+  out += fmt::format(
+      "Run-to-run noise floor (3 × the robust spread of all rows' ratios, which repetitions "
+      "within one run cannot show): throughput {}, p99 {}; a change must also exceed it. ",
+      c.throughput_floor > 0 ? Percent(c.throughput_floor) : "not estimated (fewer than 8 rows)",
+      c.p99_floor > 0 ? Percent(c.p99_floor) : "not estimated (fewer than 8 rows)");
   out += c.options.fail_on_regression_pct
              ? fmt::format(
                    "A regression is a significant slowdown (throughput down or p99 up) of more "

@@ -16,6 +16,14 @@
 //   than 3 on a side; the U test cannot reach significance with fewer), or an
 //   interval wider than the minimum effect.
 //
+// Two runs differ by more than their own repetitions show: repetitions in one
+// process share its memory layout, page cache and time window, a second run
+// does not. So a comparison with enough rows (at least 8) also estimates a
+// run-to-run noise floor from all its rows: 3 x the robust spread (1.4826 x
+// the median absolute deviation) of the rows' log ratios, which half the rows
+// changing cannot move. A change must be at least that large too; the floor
+// in force is printed.
+//
 // One row per (phase, op, engine, matrix point); a phase of one operation
 // type has one row (its "all" figures are the same), a mixed phase a row per
 // type and one for "all".
@@ -73,11 +81,16 @@ struct Comparison {
   std::vector<std::string> status_changes;
   std::vector<std::string> only_in_a, only_in_b;
   bool has_regression = false;  // only ever true with fail_on_regression_pct set
+  // The run-to-run noise floors estimated from the rows (fractions; 0 with
+  // fewer than 8 rows).
+  double throughput_floor = 0, p99_floor = 0;
 };
 
-// Compares one figure's repetitions; `higher_is_better` for throughput.
+// Compares one figure's repetitions; `higher_is_better` for throughput. A
+// change must be at least max(minimum effect, `noise_floor`) (fractions).
 ComparedFigure CompareFigure(const results::Spread& a, const results::Spread& b,
-                             bool higher_is_better, const CompareOptions& options);
+                             bool higher_is_better, const CompareOptions& options,
+                             double noise_floor = 0);
 
 Comparison CompareResults(const results::RunResults& a, const results::RunResults& b,
                           const CompareOptions& options);

@@ -189,30 +189,24 @@ Status PlanRun(const std::string& path, const RunOverrides& overrides, RunPlan* 
     const auto it = w.engine_options.find(name);
     const std::map<std::string, std::string> none;
     const auto& given = it == w.engine_options.end() ? none : it->second;
-    Status resolved_ok = ResolveEngineOptions(name, adapter->OptionSpecs(), given, &resolved);
-    if (!resolved_ok.ok()) {
-      // Point at the first option the engine does not know.
+    // The workload field of the first option an error message names.
+    auto field_of = [&](const Status& error) {
       std::string field = "options." + name;
       for (const auto& [key, value] : given) {
-        if (resolved_ok.message().find("'" + key + "'") != std::string::npos) {
-          field += "." + key;
-          break;
-        }
+        if (error.message().find("'" + key + "'") != std::string::npos) return field + "." + key;
       }
+      return field;
+    };
+    Status resolved_ok = ResolveEngineOptions(name, adapter->OptionSpecs(), given, &resolved);
+    if (!resolved_ok.ok()) {
+      const std::string field = field_of(resolved_ok);
       return Status::InvalidArgument(w.Where(field) + "field '" + field + "': " +
                                      resolved_ok.message());
     }
     // Values are checked here, before any engine starts, by the adapter's
     // own parser: a bad value for the last engine fails the plan, not the run.
     if (Status checked = adapter->CheckOptions(resolved); !checked.ok()) {
-      std::string field = "options." + name;
-      for (const auto& [key, value] : given) {
-        if (checked.message().find("'" + key + "'") != std::string::npos) {
-          field += "." + key;
-          break;
-        }
-      }
-      return Status::InvalidArgument(w.Where(field) + "engine '" + name + "': " +
+      return Status::InvalidArgument(w.Where(field_of(checked)) + "engine '" + name + "': " +
                                      checked.message());
     }
     results::EngineRun er;

@@ -10,28 +10,9 @@ WORK=$(mktemp -d /tmp/kvbench-compare-test-XXXXXX)
 trap 'rm -rf "$WORK"' EXIT
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
-workload() {  # $1 = spin ns, $2 = file
-  cat > "$2" <<TOML
-name = "compare-acceptance-null"
-engines = ["null"]
-repetitions = 5
-[dataset]
-kind = "sequential"
-count = 10000
-[options.null]
-"null.spin_ns" = "$1"
-[[phase]]
-name = "put"
-op = "insert"
-count = 10000
-[[phase]]
-name = "get"
-op = "get"
-count = 10000
-TOML
-}
-workload 3000 "$WORK/base.toml"
-workload 3450 "$WORK/slow.toml"
+. "$(dirname "$0")/../bench/null_spin_workload.sh"
+null_spin_workload 3000 20000 "$WORK/base.toml"
+null_spin_workload 3450 20000 "$WORK/slow.toml"
 
 for i in 1 2 3; do
   "$KVBENCH" run "$WORK/base.toml" --quiet --out "$WORK/a$i" > /dev/null
