@@ -62,9 +62,13 @@ std::vector<std::string> RowOps(const PhaseRun& run) {
   return ops;
 }
 
-// 3 x 1.4826 x the median absolute deviation of the log ratios, as a
+// kFloorSigmas x 1.4826 x the median absolute deviation of the log ratios (a
+// robust sigma), as a
 // fraction; 0 below kMinRowsForFloor ratios.
 constexpr size_t kMinRowsForFloor = 8;
+// Four robust sigmas: run-to-run differences are heavier-tailed than normal
+// (three let 5.2% of rows of identical runs through at --scale 0.1).
+constexpr double kFloorSigmas = 4;
 double NoiseFloor(std::vector<double> log_ratios) {
   if (log_ratios.size() < kMinRowsForFloor) return 0;
   auto median = [](std::vector<double> v) {
@@ -74,7 +78,7 @@ double NoiseFloor(std::vector<double> log_ratios) {
   };
   const double m = median(log_ratios);
   for (double& x : log_ratios) x = std::fabs(x - m);
-  return std::exp(3 * 1.4826 * median(log_ratios)) - 1;
+  return std::exp(kFloorSigmas * 1.4826 * median(log_ratios)) - 1;
 }
 
 std::string Percent(double fraction) { return fmt::format("{:.1f}%", fraction * 100); }
@@ -282,7 +286,7 @@ std::string RenderComparison(const Comparison& c, const RunResults& a, const Run
       c.options.confidence * 100, c.options.confidence * 100,
       FormatExact(c.options.min_effect_pct) + "%");
   out += fmt::format(
-      "Run-to-run noise floor (3 × the robust spread of all rows' ratios, which repetitions "
+      "Run-to-run noise floor (4 × the robust spread of all rows' ratios, which repetitions "
       "within one run cannot show): throughput {}, p99 {}; a change must also exceed it. ",
       c.throughput_floor > 0 ? Percent(c.throughput_floor) : "not estimated (fewer than 8 rows)",
       c.p99_floor > 0 ? Percent(c.p99_floor) : "not estimated (fewer than 8 rows)");

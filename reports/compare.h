@@ -19,7 +19,7 @@
 // Two runs differ by more than their own repetitions show: repetitions in one
 // process share its memory layout, page cache and time window, a second run
 // does not. So a comparison with enough rows (at least 8) also estimates a
-// run-to-run noise floor from all its rows: 3 x the robust spread (1.4826 x
+// run-to-run noise floor from all its rows: 4 x the robust spread (1.4826 x
 // the median absolute deviation) of the rows' log ratios, which half the rows
 // changing cannot move. A change must be at least that large too; the floor
 // in force is printed.
