@@ -13,6 +13,7 @@ namespace kvbench::app {
 inline constexpr int kExitOk = 0;
 inline constexpr int kExitFailure = 1;
 inline constexpr int kExitBadInput = 2;
+inline constexpr int kExitInterrupted = 130;  // Ctrl-C or SIGTERM, as a shell reports SIGINT
 
 void AddEnginesCommand(CLI::App& app, int* exit_code);
 void AddGenCommand(CLI::App& app, int* exit_code);

@@ -2,7 +2,9 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <memory>
 
@@ -13,6 +15,7 @@
 #include "runner/engine_process.h"
 #include "runner/engine_runner.h"
 #include "runner/environment.h"
+#include "runner/interrupt.h"
 #include "results/results_json.h"
 #include "reports/reports.h"
 #include "reports/ycsb_summary.h"
@@ -72,7 +75,10 @@ void RunEngine(const runner::RunPlan& plan, const results::EngineRun& engine, co
         }
       });
   record.wall_seconds = outcome.wall_seconds;
-  if (!outcome.ok || !child_error.empty()) {
+  if (outcome.interrupted) {
+    record.status = "interrupted";
+    record.reason = "interrupted (" + std::string(strsignal(runner::InterruptSignal())) + ")";
+  } else if (!outcome.ok || !child_error.empty()) {
     record.status = "failed";
     record.reason = child_error.empty() ? outcome.failure
                     : outcome.ok        ? child_error
@@ -80,6 +86,35 @@ void RunEngine(const runner::RunPlan& plan, const results::EngineRun& engine, co
   }
   results->engines.push_back(record);
   if (!keep_data) fs::remove_all(dir, ec);
+}
+
+// Every phase x matrix point of `engine` with no result yet gets one with
+// status "interrupted", so results.json says what was not measured.
+void MarkNotRun(const runner::RunPlan& plan, const std::string& engine,
+                results::RunResults* results) {
+  for (const runner::PhaseSpec& phase : plan.workload.phases) {
+    for (const runner::MatrixPoint& point : runner::ExpandMatrix(phase)) {
+      const std::string cache = runner::NameOf(point.cache);
+      const bool have = std::any_of(results->runs.begin(), results->runs.end(),
+                                    [&](const results::PhaseRun& r) {
+                                      return r.engine == engine && r.phase == phase.name &&
+                                             r.threads == point.threads &&
+                                             r.target_ops == point.target && r.cache == cache;
+                                    });
+      if (have) continue;
+      results::PhaseRun run;
+      run.phase = phase.name;
+      run.op = runner::NameOf(phase.op);
+      run.engine = engine;
+      run.threads = point.threads;
+      run.target_ops = point.target;
+      run.cache = cache;
+      run.params = runner::PhaseParameters(phase);
+      run.status = "interrupted";
+      run.reason = "the run was interrupted before this phase finished";
+      results->runs.push_back(std::move(run));
+    }
+  }
 }
 
 }  // namespace
@@ -118,9 +153,29 @@ int RunWorkloadFile(const std::string& file, const RunArgs& args, bool several) 
   const std::string results_path = out + "/results.json";
   int rc = kExitOk;
   for (const results::EngineRun& engine : plan.engines) {
+    if (runner::InterruptCount() > 0) {
+      // Not started: recorded as such, so the results say what is missing.
+      results::EngineRun skipped = engine;
+      skipped.status = "interrupted";
+      skipped.reason = "not run: the run was interrupted";
+      results.engines.push_back(skipped);
+      MarkNotRun(plan, engine.name, &results);
+      if (Status written = results::WriteResultsFile(results, results_path); !written.ok()) {
+        fmt::print(stderr, "kvbench: {}\n", written.ToString());
+        return kExitFailure;
+      }
+      continue;
+    }
     if (!args.quiet) fmt::print(stderr, "kvbench: {}: running {}\n", w.name, engine.name);
     RunEngine(plan, engine, data_root, tty, args.keep_data, &results);
-    if (results.engines.back().status != "ok") {
+    if (results.engines.back().status == "interrupted") {
+      MarkNotRun(plan, engine.name, &results);
+      rc = kExitInterrupted;
+      if (!args.quiet) {
+        fmt::print(stderr, "kvbench: interrupted: keeping the finished phases, writing the report\n");
+      }
+      if (runner::InterruptCount() > 1) break;  // a second Ctrl-C: no report, stop now
+    } else if (results.engines.back().status != "ok") {
       fmt::print(stderr, "kvbench: {}: engine {} failed: {}\n", w.name, engine.name,
                  results.engines.back().reason);
       rc = kExitFailure;
@@ -137,6 +192,8 @@ int RunWorkloadFile(const std::string& file, const RunArgs& args, bool several) 
     }
   }
   if (!args.keep_data && args.data_dir.empty()) fs::remove_all(data_root, ec);
+  if (runner::InterruptCount() > 1) return kExitInterrupted;
+  if (runner::InterruptCount() > 0) rc = kExitInterrupted;
   s = reports::WriteRunReports(results, out);
   if (!s.ok()) {
     fmt::print(stderr, "kvbench: {}\n", s.ToString());
@@ -149,10 +206,12 @@ int RunWorkloadFile(const std::string& file, const RunArgs& args, bool several) 
 
 
 int RunWorkloads(const RunArgs& args) {
+  runner::InstallInterruptHandlers();
   int rc = kExitOk;
   for (const std::string& file : args.files) {
+    if (runner::InterruptCount() > 0) return kExitInterrupted;
     const int one = RunWorkloadFile(file, args, args.files.size() > 1);
-    if (one == kExitBadInput) return kExitBadInput;
+    if (one == kExitBadInput || one == kExitInterrupted) return one;
     if (one != kExitOk) rc = one;
   }
   return rc;

@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -10,6 +11,8 @@
 #include <chrono>
 #include <cstdio>
 #include <cstring>
+
+#include "runner/interrupt.h"
 
 namespace kvbench::runner {
 
@@ -47,6 +50,10 @@ ChildOutcome RunInChildProcess(const std::function<int(int fd)>& body, double ti
     return outcome;
   }
   if (pid == 0) {
+    // The terminal's Ctrl-C is the parent's to handle: it kills this child.
+    ::signal(SIGINT, SIG_IGN);
+    ::signal(SIGTERM, SIG_DFL);
+    ::prctl(PR_SET_PDEATHSIG, SIGKILL);
     ::close(fds[0]);
     const int rc = body(fds[1]);
     ::close(fds[1]);
@@ -59,6 +66,11 @@ ChildOutcome RunInChildProcess(const std::function<int(int fd)>& body, double ti
   bool timed_out = false;
   char buf[65536];
   for (;;) {
+    if (InterruptCount() > 0) {
+      outcome.interrupted = true;
+      ::kill(pid, SIGKILL);
+      break;
+    }
     const double elapsed = std::chrono::duration<double>(Clock::now() - start).count();
     const double left = timeout_s - elapsed;
     if (left <= 0) {
@@ -67,7 +79,7 @@ ChildOutcome RunInChildProcess(const std::function<int(int fd)>& body, double ti
       break;
     }
     pollfd pfd{fds[0], POLLIN, 0};
-    const int wait_ms = static_cast<int>(left * 1000 > 1000 ? 1000 : left * 1000 + 1);
+    const int wait_ms = static_cast<int>(left * 1000 > 100 ? 100 : left * 1000 + 1);
     const int rc = ::poll(&pfd, 1, wait_ms);
     if (rc < 0 && errno != EINTR) break;
     if (rc <= 0) continue;
@@ -87,7 +99,9 @@ ChildOutcome RunInChildProcess(const std::function<int(int fd)>& body, double ti
   while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
   }
   outcome.wall_seconds = std::chrono::duration<double>(Clock::now() - start).count();
-  if (timed_out) {
+  if (outcome.interrupted) {
+    outcome.failure = "interrupted";
+  } else if (timed_out) {
     outcome.failure = "timed out after " + std::to_string(static_cast<long>(timeout_s)) + " s";
   } else if (WIFSIGNALED(status)) {
     const int sig = WTERMSIG(status);

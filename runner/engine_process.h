@@ -15,12 +15,15 @@ namespace kvbench::runner {
 
 struct ChildOutcome {
   bool ok = false;         // exited with status 0
+  bool interrupted = false;  // killed because the run was interrupted (interrupt.h)
   std::string failure;     // "killed by signal 6 (Aborted)", "timed out after 60 s", "exit code 3"
   double wall_seconds = 0;
 };
 
 // `body` runs in the child with the write end of the pipe; its return value is
-// the child's exit code. The parent must not have other threads running.
+// the child's exit code. The parent must not have other threads running. The
+// child dies with the parent (PR_SET_PDEATHSIG), and an interrupt of the run
+// (interrupt.h) kills it; servers it started die with it the same way.
 ChildOutcome RunInChildProcess(const std::function<int(int fd)>& body, double timeout_s,
                                const std::function<void(const std::string& line)>& on_line);
 
