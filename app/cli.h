@@ -8,6 +8,8 @@
 
 #include <CLI/CLI.hpp>
 
+#include <string>
+
 namespace kvbench::app {
 
 inline constexpr int kExitOk = 0;
@@ -21,5 +23,11 @@ void AddValidateCommand(CLI::App& app, int* exit_code);
 void AddRunCommand(CLI::App& app, int* exit_code);
 void AddReportCommand(CLI::App& app, int* exit_code);
 void AddCompareCommand(CLI::App& app, int* exit_code);
+// `kvbench help [COMMAND]`: the same text as --help.
+void AddHelpCommand(CLI::App& app, int* exit_code);
+
+// kvbench's version, revision, build type, compiler and every engine
+// library's version, for --version.
+std::string VersionText();
 
 }  // namespace kvbench::app

@@ -53,6 +53,7 @@ int ListEngines(bool verbose) {
 
 void AddEnginesCommand(CLI::App& app, int* exit_code) {
   auto* cmd = app.add_subcommand("engines", "List engines with versions, capabilities and options");
+  cmd->footer("Example: kvbench engines -v");
   auto verbose = std::make_shared<bool>(false);
   cmd->add_flag("-v,--verbose", *verbose, "Explain each option");
   cmd->callback([exit_code, verbose] { *exit_code = ListEngines(*verbose); });

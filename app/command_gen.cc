@@ -171,6 +171,7 @@ void AddGenCommand(CLI::App& app, int* exit_code) {
   auto o = std::make_shared<GenOptions>();
   auto* cmd = app.add_subcommand(
       "gen", "Print a dataset's keys (one a line) or, with --stats, its statistics");
+  cmd->footer("Example: kvbench gen urls --count 1000000 --stats");
   cmd->add_option("dataset", o->dataset,
                   "urls, paths, sequential, timestamp, random-int, ycsb, numbered or file");
   cmd->add_option("-n,--count", o->count,

@@ -19,6 +19,7 @@ void AddReportCommand(CLI::App& app, int* exit_code) {
   auto args = std::make_shared<Args>();
   auto* cmd = app.add_subcommand(
       "report", "Render results.json files (merged when several) as Markdown, HTML or CSV");
+  cmd->footer("Example: kvbench report runs/a/results.json runs/b/results.json --format html -o both.html");
   cmd->add_option("results", args->files, "results.json files")->required();
   cmd->add_option("--format", args->format, "md (default), html or csv")
       ->check(CLI::IsMember({"md", "html", "csv"}));

@@ -9,6 +9,7 @@ namespace kvbench::app {
 
 void AddRunCommand(CLI::App& app, int* exit_code) {
   auto* cmd = app.add_subcommand("run", "Run workload files against engines");
+  cmd->footer("Example: kvbench run workloads/quickstart.toml --engines sqlite,lmdb --scale 0.1 --out runs/try");
   auto args = std::make_shared<RunArgs>();
   auto engines = std::make_shared<std::string>();
   cmd->add_option("files", args->files, "Workload files (TOML, or YCSB property files: any other name)")->required();
@@ -17,6 +18,8 @@ void AddRunCommand(CLI::App& app, int* exit_code) {
   cmd->add_option("--repeat", args->overrides.repeat, "Repetitions of every phase (>= 1; default: the workload's, 5 unless it says)")
       ->check(CLI::Range(1, 1000000));
   cmd->add_option("--timeout", args->overrides.timeout_s, "Seconds allowed per engine");
+  cmd->add_option("--seed", args->overrides.seed,
+                  "Seed of every dataset (default: the workload's); recorded in results.json");
   cmd->add_option("--out", args->out, "Output directory (default runs/<workload>-<time>)");
   cmd->add_option("--data-dir", args->data_dir, "Where engines keep their files (default OUT/data)");
   cmd->add_flag("--keep-data", args->keep_data, "Keep the engines' files after the run");

@@ -9,6 +9,7 @@ namespace kvbench::app {
 
 void AddValidateCommand(CLI::App& app, int* exit_code) {
   auto* cmd = app.add_subcommand("validate", "Check workload files and print the resolved plan");
+  cmd->footer("Example: kvbench validate workloads/seed-001-urls.toml --engines pbtree,lmdb");
   auto files = std::make_shared<std::vector<std::string>>();
   auto overrides = std::make_shared<runner::RunOverrides>();
   auto engines = std::make_shared<std::string>();

@@ -17,6 +17,9 @@ int main(int argc, char** argv) {
 
   CLI::App app{"kvbench: comparative benchmarks of embedded key-value and record databases"};
   app.require_subcommand(1);
+  app.option_defaults()->always_capture_default();
+  app.set_version_flag("--version", [] { return VersionText(); }, "Print the version, build and engine libraries, then exit");
+  app.footer("Run `kvbench help COMMAND` (or `kvbench COMMAND --help`) for a command's options.");
   int exit_code = kExitOk;
   AddEnginesCommand(app, &exit_code);
   AddGenCommand(app, &exit_code);
@@ -24,6 +27,7 @@ int main(int argc, char** argv) {
   AddRunCommand(app, &exit_code);
   AddReportCommand(app, &exit_code);
   AddCompareCommand(app, &exit_code);
+  AddHelpCommand(app, &exit_code);
 
   try {
     app.parse(argc, argv);

@@ -18,6 +18,7 @@
 #include "runner/interrupt.h"
 #include "results/results_json.h"
 #include "reports/reports.h"
+#include "reports/verdict.h"
 #include "reports/ycsb_summary.h"
 
 namespace kvbench::app {
@@ -37,7 +38,8 @@ std::string DefaultOutDir(const std::string& workload_name) {
 
 // Runs one engine in a child and appends what it reported to `results`.
 void RunEngine(const runner::RunPlan& plan, const results::EngineRun& engine, const std::string& data_root,
-               bool show_progress, bool keep_data, results::RunResults* results) {
+               bool show_progress, const runner::RunPosition& position, bool keep_data,
+               results::RunResults* results) {
   const std::string dir = data_root + "/" + engine.name;
   std::error_code ec;
   fs::remove_all(dir, ec);
@@ -51,7 +53,7 @@ void RunEngine(const runner::RunPlan& plan, const results::EngineRun& engine, co
   }
   std::string child_error;
   const runner::ChildOutcome outcome = runner::RunInChildProcess(
-      [&](int fd) { return runner::RunEngineInChild(plan, engine, dir, show_progress, fd); },
+      [&](int fd) { return runner::RunEngineInChild(plan, engine, dir, show_progress, position, fd); },
       plan.workload.timeout_s, [&](const std::string& line) {
         nlohmann::json doc = nlohmann::json::parse(line, nullptr, /*allow_exceptions=*/false);
         if (doc.is_discarded()) {
@@ -150,6 +152,8 @@ int RunWorkloadFile(const std::string& file, const RunArgs& args, bool several) 
   for (const results::EngineRun& e : plan.engines) results.environment.libraries[e.name] = e.library_version;
 
   const bool tty = ::isatty(STDERR_FILENO) && !args.quiet;
+  runner::RunPosition position;
+  position.engine_count = static_cast<int>(plan.engines.size());
   const std::string results_path = out + "/results.json";
   int rc = kExitOk;
   for (const results::EngineRun& engine : plan.engines) {
@@ -167,7 +171,8 @@ int RunWorkloadFile(const std::string& file, const RunArgs& args, bool several) 
       continue;
     }
     if (!args.quiet) fmt::print(stderr, "kvbench: {}: running {}\n", w.name, engine.name);
-    RunEngine(plan, engine, data_root, tty, args.keep_data, &results);
+    position.engine_index = static_cast<int>(&engine - plan.engines.data());
+    RunEngine(plan, engine, data_root, tty, position, args.keep_data, &results);
     if (results.engines.back().status == "interrupted") {
       MarkNotRun(plan, engine.name, &results);
       rc = kExitInterrupted;
@@ -200,7 +205,12 @@ int RunWorkloadFile(const std::string& file, const RunArgs& args, bool several) 
     rc = kExitFailure;
   }
   fmt::print("{}", reports::RenderSummaryTable(results));
-  fmt::print("results: {}\n", results_path);
+  if (const std::string verdict = reports::RenderVerdict(results); !verdict.empty()) {
+    fmt::print("\nVerdict (median ops/s, 95% intervals of the median; \"tied\" where they "
+               "overlap):\n{}", verdict);
+  }
+  fmt::print("\nreport: {0}/report.html\n        {0}/report.md\nresults: {1}\n", out,
+             results_path);
   return rc;
 }
 

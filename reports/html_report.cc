@@ -11,6 +11,7 @@
 #include "reports/report_model.h"
 #include "reports/reporter.h"
 #include "reports/run_facts.h"
+#include "reports/verdict.h"
 #include "reports/text_format.h"
 
 namespace kvbench::reports {
@@ -147,13 +148,25 @@ class HtmlReporter final : public Reporter {
       }
       h += "<p>" + d + "</p>\n";
     }
-    h += "<nav><a href=\"#environment\">Environment</a><a href=\"#workload\">Workload</a>"
+    h += "<nav><a href=\"#verdict\">Verdict</a><a href=\"#environment\">Environment</a><a href=\"#workload\">Workload</a>"
          "<a href=\"#overview\">Overview</a>";
     for (size_t i = 0; i < sections.size(); ++i) {
       h += fmt::format("<a href=\"#phase-{}\">{}</a>", i + 1, HtmlEscape(sections[i].name));
     }
     h += "<a href=\"#failures\">Failures</a></nav>\n";
 
+    if (const std::string verdict = RenderVerdict(results); !verdict.empty()) {
+      h += "<section id=\"verdict\">\n<h2>Verdict</h2>\n<p class=\"note\">Median ops/s per "
+           "phase with 95% intervals of the median; \"tied\" where the leaders' intervals "
+           "overlap.</p>\n<ul>\n";
+      size_t start = 0;
+      for (size_t nl = verdict.find('\n'); nl != std::string::npos;
+           start = nl + 1, nl = verdict.find('\n', start)) {
+        const std::string line = verdict.substr(start, nl - start);
+        h += "<li>" + HtmlEscape(line.substr(line.find_first_not_of(' '))) + "</li>\n";
+      }
+      h += "</ul>\n</section>\n";
+    }
     for (const std::string& w : MeasurementWarnings(results)) {
       h += "<p class=\"warning\"><strong>WARNING:</strong> " + HtmlEscape(w) + "</p>\n";
     }

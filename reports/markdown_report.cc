@@ -7,6 +7,7 @@
 #include "reports/phase_tables.h"
 #include "reports/reporter.h"
 #include "reports/run_facts.h"
+#include "reports/verdict.h"
 #include "reports/text_format.h"
 
 namespace kvbench::reports {
@@ -105,6 +106,20 @@ class MarkdownReporter final : public Reporter {
         if (!para.empty()) out += MarkdownEscape(para) + "\n\n";
         start = end + 2;
       }
+    }
+    if (const std::string verdict = RenderVerdict(results); !verdict.empty()) {
+      out += "## Verdict\n\nMedian ops/s per phase with 95% intervals of the median; \"tied\" "
+             "where the leaders' intervals overlap.\n\n";
+      std::string line;
+      for (char c : verdict) {
+        if (c != '\n') {
+          line += c;
+          continue;
+        }
+        out += "- " + MarkdownEscape(line.substr(line.find_first_not_of(' '))) + "\n";
+        line.clear();
+      }
+      out += "\n";
     }
     for (const std::string& w : MeasurementWarnings(results)) {
       out += "> **WARNING:** " + MarkdownEscape(w) + "\n>\n";

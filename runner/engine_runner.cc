@@ -2,6 +2,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <optional>
+
 #include "adapters/registry.h"
 #include "datasets/key_generator.h"
 #include "runner/engine_process.h"
@@ -21,7 +23,8 @@ int Fail(int fd, const Status& s) {
 }  // namespace
 
 int RunEngineInChild(const RunPlan& plan, const results::EngineRun& engine,
-                     const std::string& data_directory, bool show_progress, int fd) {
+                     const std::string& data_directory, bool show_progress,
+                     const RunPosition& position, int fd) {
   const Workload& w = plan.workload;
   std::unique_ptr<Adapter> adapter;
   Status s = AdapterRegistry::Global().Create(engine.name, &adapter);
@@ -50,7 +53,9 @@ int RunEngineInChild(const RunPlan& plan, const results::EngineRun& engine,
   inputs.workload = &w;
   inputs.keys = keys.get();
   inputs.values = values.get();
-  inputs.show_progress = show_progress;
+  std::optional<ProgressDisplay> progress;
+  if (show_progress) progress.emplace(w, position, engine.name);
+  inputs.progress = progress ? &*progress : nullptr;
   for (size_t i = 0; i < w.phases.size(); ++i) {
     const PhaseSpec& phase = w.phases[i];
     // A phase with a dataset of its own gets its own key generator.
@@ -64,6 +69,7 @@ int RunEngineInChild(const RunPlan& plan, const results::EngineRun& engine,
     PhaseExecutor executor(inputs, &handle);
     for (const MatrixPoint& point : ExpandMatrix(phase)) {
       results::PhaseRun run = executor.Run(phase, i, point);
+      if (progress) progress->PointDone(run);
       if (!WriteLine(fd, nlohmann::json{{"run", results::PhaseRunToJson(run)}}.dump())) return 4;
     }
   }

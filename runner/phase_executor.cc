@@ -31,15 +31,6 @@ double SecondsSince(SteadyClock::time_point t0) {
   return std::chrono::duration<double>(SteadyClock::now() - t0).count();
 }
 
-// One line of progress on stderr, rewritten in place.
-void ShowProgress(const std::string& phase, const std::string& engine, uint64_t done,
-                  uint64_t total, double seconds) {
-  const double pct = total ? 100.0 * static_cast<double>(done) / static_cast<double>(total) : 0;
-  std::fprintf(stderr, "\r  %-24s %-10s %5.1f%%  %12.0f ops/s ", phase.c_str(), engine.c_str(),
-               pct > 100 ? 100 : pct, seconds > 0 ? static_cast<double>(done) / seconds : 0);
-  std::fflush(stderr);
-}
-
 // Redraws progress from the workers' own counters until Stop(). It waits on a
 // condition variable, so Stop() returns at once, and it is stopped only after
 // the workers ended: the phase's time comes from the workers' own end ticks,
@@ -50,7 +41,8 @@ class ProgressWatcher {
   explicit ProgressWatcher(Poll poll)
       : thread_([this, poll] {
           std::unique_lock lock(mutex_);
-          while (!cv_.wait_for(lock, std::chrono::milliseconds(250), [this] { return stop_; })) {
+          // At most 10 redraws a second.
+          while (!cv_.wait_for(lock, std::chrono::milliseconds(100), [this] { return stop_; })) {
             poll();
           }
         }) {}
@@ -162,7 +154,9 @@ results::PhaseRun PhaseExecutor::Run(const PhaseSpec& spec, size_t phase_index,
   for (int rep = 0; rep < spec.repetitions; ++rep) {
     results::Repetition r;
     bool unsupported = false;
+    if (in_.progress != nullptr) in_.progress->Begin(phase_index, rep, spec.count);
     Status s = RunRepetition(spec, phase_index, rep, point, &r, &unsupported);
+    if (in_.progress != nullptr) in_.progress->EndRepetition();
     run.repetitions.push_back(std::move(r));
     if (!s.ok()) {
       run.status = unsupported ? "unsupported" : "failed";
@@ -348,18 +342,15 @@ Status PhaseExecutor::RunWorkers(const PhaseSpec& spec, uint64_t seed, const Mat
   go.store(true, std::memory_order_release);
   {
     std::optional<ProgressWatcher> watcher;
-    if (in_.show_progress && measured) {
+    if (in_.progress != nullptr && measured) {
       watcher.emplace([&] {
         uint64_t sum = 0;
         for (const auto& w : workers) sum += w->progress();
-        ShowProgress(spec.name, engine_->name(), sum, count, SecondsSince(wall0));
+        in_.progress->Draw(sum, SecondsSince(wall0));
       });
     }
     for (auto& th : pool) th.join();
-    if (watcher) {
-      watcher->Stop();
-      std::fprintf(stderr, "\r%*s\r", 70, "");
-    }
+    if (watcher) watcher->Stop();
   }
   sessions.clear();
 

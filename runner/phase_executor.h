@@ -11,6 +11,7 @@
 #include "adapters/adapter.h"
 #include "runner/record_phase.h"
 #include "results/results.h"
+#include "runner/progress_display.h"
 #include "runner/run_plan.h"
 #include "runner/workload.h"
 
@@ -60,7 +61,8 @@ struct PhaseInputs {
   const Workload* workload = nullptr;
   const datasets::KeyGenerator* keys = nullptr;
   const datasets::ValueGenerator* values = nullptr;
-  bool show_progress = false;  // stderr is a terminal
+  // Non-null when stderr is a terminal: the progress line to redraw.
+  ProgressDisplay* progress = nullptr;
 };
 
 class PhaseExecutor {

@@ -157,6 +157,13 @@ Status PlanRun(const std::string& path, const RunOverrides& overrides, RunPlan* 
                                    "-p operationcount=N)");
   }
   if (overrides.scale != 1.0) ScaleWorkload(overrides.scale, &w);
+  if (overrides.seed) {
+    // --seed: every dataset's seed, the phases' own datasets too.
+    w.seed = *overrides.seed;
+    for (PhaseSpec& phase : w.phases) {
+      if (!phase.dataset_kind.empty()) phase.dataset_params["seed"] = std::to_string(w.seed);
+    }
+  }
   w.dataset_params["count"] = std::to_string(w.dataset_count);
   w.dataset_params["seed"] = std::to_string(w.seed);
   if (overrides.repeat > 0) {

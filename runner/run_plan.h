@@ -4,6 +4,8 @@
 // `kvbench validate` prints it; `kvbench run` executes it.
 #pragma once
 
+#include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -18,6 +20,7 @@ struct RunOverrides {
   std::vector<std::string> engines;  // --engines: replaces the workload's list
   double scale = 1.0;                // --scale
   int repeat = 0;                    // --repeat: repetitions of every phase (0 = as written)
+  std::optional<uint64_t> seed;      // --seed: replaces every dataset seed
   double timeout_s = 0;              // --timeout: per engine (0 = as written)
   // -p name=value: YCSB property overrides (YCSB property files only).
   std::vector<std::string> properties;

@@ -1,0 +1,82 @@
+#include "reports/verdict.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "reports/report_model.h"
+#include "reports/text_format.h"
+
+namespace kvbench::reports {
+
+namespace {
+
+bool Overlap(const results::Spread& a, const results::Spread& b) {
+  if (!a.ci || !b.ci) return true;  // without intervals nothing is separated
+  return a.ci->low <= b.ci->high && b.ci->low <= a.ci->high;
+}
+
+std::string Interval(const results::Spread& s) {
+  if (!s.ci) return FormatRate(s.median);
+  return FormatRate(s.ci->low) + "–" + FormatRate(s.ci->high);
+}
+
+}  // namespace
+
+std::vector<PointVerdict> Verdicts(const results::RunResults& results) {
+  std::vector<PointVerdict> out;
+  for (const PhaseView& phase : GroupByPhase(results)) {
+    for (const PointRuns& pr : phase.points) {
+      std::vector<std::pair<std::string, results::Spread>> ranked;
+      for (const results::PhaseRun* run : pr.runs) {
+        if (run->status != "ok" || run->repetitions.empty()) continue;
+        if (pr.point.cache == "cold" && InMemory(results, run->engine)) continue;
+        const Figures f = FiguresOf(*run);
+        if (f.ops_per_sec && f.ops_per_sec->median > 0) {
+          ranked.emplace_back(run->engine, *f.ops_per_sec);
+        }
+      }
+      if (ranked.empty()) continue;
+      std::stable_sort(ranked.begin(), ranked.end(), [](const auto& a, const auto& b) {
+        return a.second.median > b.second.median;
+      });
+      PointVerdict v;
+      v.phase = phase.name;
+      v.point = PointLabel(pr.point, phase.varying);
+      v.fastest = ranked[0].first;
+      v.fastest_rate = ranked[0].second;
+      if (ranked.size() > 1) {
+        v.runner_up = ranked[1].first;
+        v.runner_up_rate = ranked[1].second;
+        v.margin = v.fastest_rate.median / v.runner_up_rate.median;
+        for (size_t i = 1; i < ranked.size(); ++i) {
+          if (Overlap(ranked[0].second, ranked[i].second)) v.tied_with.push_back(ranked[i].first);
+        }
+        v.tied = !v.tied_with.empty();
+      }
+      out.push_back(std::move(v));
+    }
+  }
+  return out;
+}
+
+std::string RenderVerdict(const results::RunResults& results) {
+  std::string out;
+  for (const PointVerdict& v : Verdicts(results)) {
+    out += "  " + v.phase + (v.point.empty() ? "" : " (" + v.point + ")") + ": ";
+    if (v.runner_up.empty()) {
+      out += v.fastest + " alone (" + Interval(v.fastest_rate) + " ops/s)\n";
+    } else if (v.tied) {
+      std::string names = v.fastest;
+      for (const std::string& e : v.tied_with) names += ", " + e;
+      out += fmt::format("tied: {} (intervals overlap; {} leads by {})\n", names, v.fastest,
+                         FormatRatio(v.margin));
+    } else {
+      out += fmt::format("{} fastest, {} {} ({} vs {} ops/s)\n", v.fastest, FormatRatio(v.margin),
+                         v.runner_up, Interval(v.fastest_rate), Interval(v.runner_up_rate));
+    }
+  }
+  return out;
+}
+
+}  // namespace kvbench::reports
