@@ -25,7 +25,7 @@ h1{font-size:26px;margin:12px 0 4px}h2{font-size:21px;margin:28px 0 8px;border-b
 #d0d7de;padding-bottom:4px}h3{font-size:17px;margin:24px 0 6px}
 code{font:13px ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;background:#f3f4f6;
 padding:1px 4px;border-radius:3px}
-nav{font-size:14px;margin:8px 0 4px}nav a{margin-right:12px}
+nav{font-size:14px;margin:8px 0 4px;display:flex;flex-wrap:wrap;gap:2px 12px}
 .wrap{overflow-x:auto}
 table{border-collapse:collapse;margin:6px 0 10px;font-size:13px}
 th,td{padding:4px 9px;border-bottom:1px solid #d8dee4;vertical-align:top}
