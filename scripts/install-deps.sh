@@ -14,6 +14,8 @@ packages=(
   # tests and micro-benchmarks; chromium renders report.html headless in the
   # browser test
   libgtest-dev libgmock-dev libbenchmark-dev chromium
+  # the test that validates results.json against docs/results.schema.json
+  python3 python3-jsonschema
 )
 
 if [ "$(id -u)" -eq 0 ]; then
