@@ -20,7 +20,7 @@ namespace {
 
 constexpr const char* kStyle = R"css(
 body{font:15px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,Helvetica,Arial,sans-serif;
-color:#1f2328;max-width:1360px;margin:0 auto;padding:12px 24px 48px}
+color:#1f2328;max-width:1800px;margin:0 auto;padding:12px 2vw 48px}
 h1{font-size:26px;margin:12px 0 4px}h2{font-size:21px;margin:28px 0 8px;border-bottom:1px solid
 #d0d7de;padding-bottom:4px}h3{font-size:17px;margin:24px 0 6px}
 code{font:13px ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;background:#f3f4f6;
@@ -38,7 +38,7 @@ p.note,p.params{font-size:13px;color:#57606a;margin:4px 0}
 p.warning{background:#fff4ce;border-left:4px solid #bf8700;padding:6px 10px;margin:8px 0}
 ul.work,p.work{font-size:14px;margin:6px 0}
 figure.chart{margin:18px 0 22px;overflow-x:auto}
-figure.chart svg{display:block;max-width:100%;height:auto}
+figure.chart svg{display:block;width:100%;max-width:1400px;height:auto}
 figcaption{font-size:13px;color:#3d444d;margin-top:4px}
 pre{background:#f6f8fa;padding:10px;overflow:auto;font-size:12px;line-height:1.35}
 footer{margin-top:32px;font-size:12px;color:#6e7781}
