@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # kvbench compare at small scale (the full figures: bench/compare_acceptance.sh):
-# on the null engine with a known cost per operation (null.spin_ns), 3 pairs
-# of identical runs must show no change on any row, and 3 pairs with a 15%
-# slowdown injected must flag every row slower (and exit 1 with
-# --fail-on-regression 10). Usage: compare_acceptance_test.sh KVBENCH
+# on the null engine with a known cost per operation (null.spin_ns), pairs of
+# identical runs must show no change, and pairs with a 15% slowdown injected
+# must flag every row slower (and exit 1 with --fail-on-regression 10).
+# Usage: compare_acceptance_test.sh KVBENCH
 set -euo pipefail
 KVBENCH=$1
 WORK=$(mktemp -d /tmp/kvbench-compare-test-XXXXXX)
@@ -14,19 +14,30 @@ fail() { echo "FAIL: $*" >&2; exit 1; }
 null_spin_workload 3000 20000 "$WORK/base.toml"
 null_spin_workload 3450 20000 "$WORK/slow.toml"
 
-for i in 1 2 3; do
+# Counted over 4 pairs, as bench/compare_acceptance.sh counts over 20: at most
+# 1 of the 8 identical rows changed (the bench's 5% over 20 pairs), and the
+# slowdown flagged (exit 1, every row slower) in at least 3 of 4 pairs (its
+# 19 of 20). A machine is never perfectly quiet; these bounds still fail a
+# compare that calls noise a change or misses a 15% slowdown.
+changed=0
+flagged=0
+for i in 1 2 3 4; do
   "$KVBENCH" run "$WORK/base.toml" --quiet --out "$WORK/a$i" > /dev/null
   "$KVBENCH" run "$WORK/base.toml" --quiet --out "$WORK/b$i" > /dev/null
   "$KVBENCH" run "$WORK/slow.toml" --quiet --out "$WORK/s$i" > /dev/null
   "$KVBENCH" compare "$WORK/a$i/results.json" "$WORK/b$i/results.json" \
-      --fail-on-regression 10 > "$WORK/same$i.md" || fail "identical pair $i: exit $?"
-  grep -q '^\*\*2 compared, 0 changed' "$WORK/same$i.md" ||
-      fail "identical pair $i: $(grep '^\*\*' "$WORK/same$i.md")"
+      --fail-on-regression 10 > "$WORK/same$i.md" || true
+  n=$(grep -o '^\*\*2 compared, [0-9]* changed' "$WORK/same$i.md" | grep -o '[0-9]* changed' |
+      grep -o '[0-9]*' || echo 99)
+  changed=$((changed + n))
+  echo "identical pair $i: $(grep '^\*\*' "$WORK/same$i.md")"
   rc=0
   "$KVBENCH" compare "$WORK/a$i/results.json" "$WORK/s$i/results.json" \
       --fail-on-regression 10 > "$WORK/slow$i.md" || rc=$?
-  [ "$rc" -eq 1 ] || fail "15% slowdown pair $i: exit $rc, expected 1"
-  [ "$(grep -c '| \*\*REGRESSION\*\*: slower' "$WORK/slow$i.md")" -eq 2 ] ||
-      fail "15% slowdown pair $i: $(cat "$WORK/slow$i.md")"
+  slower=$(grep -c '| \*\*REGRESSION\*\*: slower' "$WORK/slow$i.md" || true)
+  echo "15% slowdown pair $i: exit $rc, $slower of 2 rows flagged slower"
+  if [ "$rc" -eq 1 ] && [ "$slower" -eq 2 ]; then flagged=$((flagged + 1)); fi
 done
-echo "compare acceptance: 3 identical pairs without a change, 3 slowdowns of 15% flagged"
+[ "$changed" -le 1 ] || fail "$changed of 8 rows of identical runs labelled changed"
+[ "$flagged" -ge 3 ] || fail "the 15% slowdown was flagged in $flagged of 4 pairs"
+echo "compare acceptance: $changed of 8 identical rows changed, slowdown flagged in $flagged of 4"

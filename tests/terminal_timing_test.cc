@@ -53,9 +53,10 @@ void Exec(const std::vector<std::string>& args) {
 
 // Runs under a pseudo-terminal (stdin, stdout and stderr are the terminal);
 // returns the exit status and what the terminal showed.
-int RunInTerminal(const std::vector<std::string>& args, std::string* screen) {
+int RunInTerminal(const std::vector<std::string>& args, std::string* screen,
+                  unsigned short columns = 120) {
   int master = -1;
-  struct winsize size = {40, 120, 0, 0};
+  struct winsize size = {40, columns, 0, 0};
   const pid_t pid = ::forkpty(&master, nullptr, nullptr, &size);
   if (pid == 0) Exec(args);
   char buf[4096];
@@ -128,6 +129,36 @@ TEST(TerminalTimingTest, ATerminalRunMeasuresWhatAPipedRunMeasures) {
       EXPECT_LT(in_terminal / piped, 3.0) << engine << " " << phase;
     }
   }
+}
+
+// A terminal narrower than the progress line: the line is cut to fit, never
+// wrapped into garbage, and still shows the whole run's position.
+TEST(TerminalTimingTest, TheProgressLineFitsANarrowTerminal) {
+  test::ScratchDir dir("narrow-terminal");
+  const std::string workload = dir.path() + "/w.toml";
+  std::ofstream(workload) << std::string(kWorkload) + R"(
+[[phase]]
+name = "long-get"
+op = "get"
+count = 3000000
+repetitions = 1
+)";
+  std::string screen;
+  ASSERT_EQ(RunInTerminal(Args(workload, dir.path() + "/out"), &screen, 50), 0) << screen;
+  size_t progress_lines = 0;
+  size_t start = 0;
+  while (start < screen.size()) {
+    size_t end = screen.find_first_of("\r\n", start);
+    if (end == std::string::npos) end = screen.size();
+    std::string segment = screen.substr(start, end - start);
+    if (segment.rfind("\033[K", 0) == 0) segment.erase(0, 3);
+    if (segment.rfind("engine ", 0) == 0) {
+      ++progress_lines;
+      EXPECT_LT(segment.size(), 50u) << segment;
+    }
+    start = end + 1;
+  }
+  EXPECT_GT(progress_lines, 0u) << "no progress line was drawn in the terminal:\n" << screen;
 }
 
 }  // namespace
