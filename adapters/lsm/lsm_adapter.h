@@ -1,0 +1,254 @@
+// The adapter shared by the LSM engines whose C++ APIs are the same shape
+// (LevelDB and RocksDB, which began as a fork of it): one implementation of the
+// contract over an `Engine` binding (leveldb_binding.cc, rocksdb_binding.cc)
+// that names the library's types and supplies its options, open and version.
+//
+// Writes outside a batch are single Puts/Deletes with the engine's
+// WriteOptions (sync per commit when `<engine>.sync = commit`). A batch is the
+// engine's own atomic WriteBatch, written at CommitBatch and dropped by
+// AbortBatch, so the adapter is transactional. Reads inside a batch see the
+// batch's own writes (the shared record layer keeps indexes in the same
+// batch): the session keeps the batch's writes in an ordered map as well and
+// merges them into Gets and Scans.
+//
+// The DB object is thread-safe: every session reads and writes in parallel.
+// Files: everything in the engine's directory (tables, logs, manifests),
+// listed afresh each time (compactions create and delete files).
+#pragma once
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "adapters/adapter.h"
+#include "adapters/engine_directory.h"
+
+namespace kvbench::lsm {
+
+// Turns an engine Status (leveldb::Status, rocksdb::Status: same methods)
+// into ours.
+template <typename EngineStatus>
+Status FromEngine(const EngineStatus& s, const char* operation) {
+  if (s.ok()) return Status::OK();
+  if (s.IsNotFound()) return Status::NotFound();
+  const std::string message = std::string(operation) + ": " + s.ToString();
+  if (s.IsCorruption()) return Status::Corruption(message);
+  if (s.IsIOError()) return Status::IOError(message);
+  if (s.IsInvalidArgument()) return Status::InvalidArgument(message);
+  return Status::Internal(message);
+}
+
+template <typename Engine>
+struct Shared {
+  std::unique_ptr<typename Engine::DB> db;
+  typename Engine::Handles handles;  // what must outlive the DB (caches, filter policies)
+  typename Engine::Settings settings;
+};
+
+template <typename Engine>
+class LsmSession final : public Session {
+ public:
+  using Slice_ = typename Engine::Slice;
+  explicit LsmSession(Shared<Engine>* shared) : shared_(shared) {}
+
+  Status Put(Slice key, Slice value) override {
+    if (in_batch_) {
+      batch_.Put(Slice_(key.data(), key.size()), Slice_(value.data(), value.size()));
+      pending_[std::string(key)] = std::string(value);
+      return Status::OK();
+    }
+    return FromEngine(shared_->db->Put(WriteOptions(), Slice_(key.data(), key.size()),
+                                       Slice_(value.data(), value.size())),
+                      "put");
+  }
+
+  Status Get(Slice key, std::string* value) override {
+    if (in_batch_) {
+      const auto it = pending_.find(std::string(key));
+      if (it != pending_.end()) {
+        if (!it->second) return Status::NotFound();
+        value->assign(*it->second);
+        return Status::OK();
+      }
+    }
+    return FromEngine(shared_->db->Get(typename Engine::ReadOptions(),
+                                       Slice_(key.data(), key.size()), value),
+                      "get");
+  }
+
+  Status Delete(Slice key) override {
+    if (in_batch_) {
+      batch_.Delete(Slice_(key.data(), key.size()));
+      pending_[std::string(key)] = std::nullopt;
+      return Status::OK();
+    }
+    return FromEngine(shared_->db->Delete(WriteOptions(), Slice_(key.data(), key.size())),
+                      "delete");
+  }
+
+  Status BeginBatch() override {
+    if (in_batch_) return Status::InvalidArgument("begin batch: a batch is already open");
+    in_batch_ = true;
+    return Status::OK();
+  }
+
+  Status CommitBatch() override {
+    if (!in_batch_) return Status::InvalidArgument("commit batch: no batch open");
+    Status s = FromEngine(shared_->db->Write(WriteOptions(), &batch_), "commit batch");
+    EndBatch();
+    return s;
+  }
+
+  Status AbortBatch() override {
+    if (!in_batch_) return Status::InvalidArgument("abort batch: no batch open");
+    EndBatch();
+    return Status::OK();
+  }
+
+  Status Scan(Slice start, const ScanOptions& options, ScanVisitor* visitor,
+              size_t* visited) override {
+    size_t n = 0;
+    if (visited != nullptr) *visited = 0;
+    std::unique_ptr<typename Engine::Iterator> it(
+        shared_->db->NewIterator(typename Engine::ReadOptions()));
+    const bool forward = options.direction == ScanDirection::kForward;
+    const Slice_ from(start.data(), start.size());
+    if (forward) {
+      options.from_edge ? it->SeekToFirst() : it->Seek(from);
+    } else if (options.from_edge) {
+      it->SeekToLast();
+    } else {
+      // The last key <= start: seek to the first >= start, step back unless equal.
+      it->Seek(from);
+      if (!it->Valid()) {
+        it->SeekToLast();
+      } else if (it->key().compare(from) > 0) {
+        it->Prev();
+      }
+    }
+    // The batch's own writes, merged in key order (in_batch_ only).
+    auto p = pending_.end();
+    if (in_batch_ && !pending_.empty()) {
+      if (forward) {
+        p = options.from_edge ? pending_.begin() : pending_.lower_bound(std::string(start));
+      } else {
+        auto up = options.from_edge ? pending_.end() : pending_.upper_bound(std::string(start));
+        p = up == pending_.begin() ? pending_.end() : std::prev(up);
+      }
+    }
+    const auto advance_pending = [&] {
+      if (forward) {
+        ++p;
+      } else {
+        p = p == pending_.begin() ? pending_.end() : std::prev(p);
+      }
+    };
+    while (options.limit == 0 || n < options.limit) {
+      const bool have_db = it->Valid();
+      const bool have_pending = p != pending_.end();
+      if (!have_db && !have_pending) break;
+      int order = 0;  // <0: the engine's key comes first in scan order
+      if (have_db && have_pending) {
+        const int c = it->key().compare(Slice_(p->first.data(), p->first.size()));
+        order = forward ? c : -c;
+      }
+      if (have_pending && (!have_db || order >= 0)) {
+        if (have_db && order == 0) forward ? it->Next() : it->Prev();  // the batch wins
+        const bool live = p->second.has_value();
+        const std::string key = p->first;
+        const std::string val = live ? *p->second : std::string();
+        advance_pending();
+        if (!live) continue;
+        ++n;
+        if (!visitor->Visit(key, options.keys_only ? Slice() : Slice(val))) break;
+        continue;
+      }
+      const Slice_ k = it->key();
+      ++n;
+      const bool more = visitor->Visit(
+          Slice(k.data(), k.size()),
+          options.keys_only ? Slice() : Slice(it->value().data(), it->value().size()));
+      if (!more) break;
+      forward ? it->Next() : it->Prev();
+    }
+    if (visited != nullptr) *visited = n;
+    return FromEngine(it->status(), "scan");
+  }
+
+ private:
+  typename Engine::WriteOptions WriteOptions() const {
+    return Engine::MakeWriteOptions(shared_->settings);
+  }
+  void EndBatch() {
+    batch_.Clear();
+    pending_.clear();
+    in_batch_ = false;
+  }
+
+  Shared<Engine>* shared_;
+  bool in_batch_ = false;
+  typename Engine::WriteBatch batch_;
+  std::map<std::string, std::optional<std::string>> pending_;
+};
+
+template <typename Engine>
+class LsmAdapter final : public Adapter {
+ public:
+  std::string LibraryVersion() const override { return Engine::Version(); }
+  std::vector<OptionSpec> OptionSpecs() const override { return Engine::OptionSpecs(); }
+  Status CheckOptions(const EngineOptions& options) const override {
+    typename Engine::Settings ignored;
+    return Engine::ParseSettings(options, &ignored);
+  }
+  Capabilities capabilities() const override {
+    Capabilities c;
+    c.ordered = true;
+    c.transactional = true;  // WriteBatch: atomic; abort drops it before it is written
+    c.durable = true;        // committed data survives Close and a reopen
+    c.concurrent_readers = true;
+    c.concurrent_writers = true;
+    c.reorganize = true;  // a full manual compaction
+    return c;
+  }
+
+  Status Open(const OpenRequest& request) override {
+    if (shared_.db) return Status::InvalidArgument(std::string(Engine::kName) + ": already open");
+    KVBENCH_RETURN_IF_ERROR(Engine::ParseSettings(request.options, &shared_.settings));
+    directory_ = request.directory;
+    return Engine::Open(shared_.settings, directory_, &shared_.db, &shared_.handles);
+  }
+
+  Status Close() override {
+    shared_.db.reset();
+    shared_.handles = {};
+    return Status::OK();
+  }
+
+  Status NewSession(std::unique_ptr<Session>* session) override {
+    if (!shared_.db) return Status::InvalidArgument(std::string(Engine::kName) + ": not open");
+    *session = std::make_unique<LsmSession<Engine>>(&shared_);
+    return Status::OK();
+  }
+
+  Status Sync() override {
+    if (!shared_.db) return Status::OK();
+    return Engine::Sync(shared_.db.get(), shared_.settings);
+  }
+
+  Status ListFiles(std::vector<std::string>* paths) const override {
+    return ListRegularFiles(directory_, paths);
+  }
+
+  Status Reorganize() override {
+    if (!shared_.db) return Status::InvalidArgument(std::string(Engine::kName) + ": not open");
+    return Engine::CompactAll(shared_.db.get());
+  }
+
+ private:
+  std::string directory_;
+  Shared<Engine> shared_;
+};
+
+}  // namespace kvbench::lsm
