@@ -60,19 +60,20 @@ void RunEngine(const runner::RunPlan& plan, const results::EngineRun& engine, co
           child_error = "unreadable message from the engine process";
           return;
         }
-        if (doc.contains("error")) {
-          child_error = doc["error"].get<std::string>();
+        namespace msg = runner::child_message;
+        if (doc.contains(msg::kError)) {
+          child_error = doc[msg::kError].get<std::string>();
           return;
         }
         // The opened engine's version can say more than the library's alone
         // (redis adds the server's).
-        if (doc.contains("library_version") && doc["library_version"].is_string()) {
-          record.library_version = doc["library_version"].get<std::string>();
+        if (doc.contains(msg::kLibraryVersion) && doc[msg::kLibraryVersion].is_string()) {
+          record.library_version = doc[msg::kLibraryVersion].get<std::string>();
           results->environment.libraries[engine.name] = record.library_version;
           return;
         }
         results::PhaseRun run;
-        if (doc.contains("run") && results::PhaseRunFromJson(doc["run"], &run).ok()) {
+        if (doc.contains(msg::kRun) && results::PhaseRunFromJson(doc[msg::kRun], &run).ok()) {
           results->runs.push_back(std::move(run));
         }
       });

@@ -16,7 +16,7 @@ namespace kvbench::runner {
 namespace {
 
 int Fail(int fd, const Status& s) {
-  WriteLine(fd, nlohmann::json{{"error", s.ToString()}}.dump());
+  WriteLine(fd, nlohmann::json{{child_message::kError, s.ToString()}}.dump());
   return 3;
 }
 
@@ -46,7 +46,7 @@ int RunEngineInChild(const RunPlan& plan, const results::EngineRun& engine,
   s = handle.Open(nullptr);
   if (!s.ok()) return Fail(fd, s);
   if (const std::string opened = handle.adapter()->LibraryVersion(); opened != engine.library_version) {
-    if (!WriteLine(fd, nlohmann::json{{"library_version", opened}}.dump())) return 4;
+    if (!WriteLine(fd, nlohmann::json{{child_message::kLibraryVersion, opened}}.dump())) return 4;
   }
 
   PhaseInputs inputs;
@@ -70,7 +70,7 @@ int RunEngineInChild(const RunPlan& plan, const results::EngineRun& engine,
     for (const MatrixPoint& point : ExpandMatrix(phase)) {
       results::PhaseRun run = executor.Run(phase, i, point);
       if (progress) progress->PointDone(run);
-      if (!WriteLine(fd, nlohmann::json{{"run", results::PhaseRunToJson(run)}}.dump())) return 4;
+      if (!WriteLine(fd, nlohmann::json{{child_message::kRun, results::PhaseRunToJson(run)}}.dump())) return 4;
     }
   }
   s = handle.Close();

@@ -8,6 +8,16 @@
 
 namespace kvbench::runner {
 
+// The messages from an engine's child to the parent, one JSON object a line
+// with one of these keys: a finished PhaseRun, the opened engine's library
+// version (when it says more than the library's), or why the engine could not
+// run at all. Both sides use these names.
+namespace child_message {
+inline constexpr const char* kRun = "run";
+inline constexpr const char* kLibraryVersion = "library_version";
+inline constexpr const char* kError = "error";
+}  // namespace child_message
+
 // Opens `engine` in `data_directory` (which must exist and be empty), runs
 // every phase's matrix points in order, and writes one JSON line per finished
 // PhaseRun to `fd` ({"run": {...}}) as it finishes, or {"error": "..."} when

@@ -160,6 +160,7 @@ class OperationStream::Impl {
       case PhaseOp::kInsert: return OpKind::kInsert;
       case PhaseOp::kUpdate: return OpKind::kUpdate;
       case PhaseOp::kDelete: return OpKind::kDelete;
+      case PhaseOp::kDeleteAbsent: return OpKind::kDelete;
       case PhaseOp::kRmw: return OpKind::kRmw;
       default: return OpKind::kScan;  // scan, range, skip (mix draws per operation)
     }
@@ -249,9 +250,13 @@ class OperationStream::Impl {
         }
         if (spec_.ycsb) scan_options_.limit = NextScanLength();
         return;
-      default: {  // update, delete, rmw: present keys
+      default: {  // update, delete, rmw: present keys (delete-absent: absent ones)
         const uint64_t idx = NextPresent();
-        plan_.keys->Key(idx, &key_);
+        if (spec_.op == PhaseOp::kDeleteAbsent) {
+          plan_.keys->AbsentKey(idx, &key_);
+        } else {
+          plan_.keys->Key(idx, &key_);
+        }
         value_index_ = idx;
         // A version no other operation of this phase writes: a new value.
         value_version_ = 1 + i * static_cast<uint64_t>(plan_.threads) + static_cast<uint64_t>(thread_);

@@ -13,7 +13,7 @@ constexpr uint32_t kRecordCommon = kFieldCount | kFieldBatch | kFieldRecord;
 using S = PhaseShape;
 // op, name, shape, fields, needs_ordered, needs_record_table, writes, needs_durable,
 // needs_stored_data
-constexpr std::array<PhaseOpInfo, 23> kPhaseOps = {{
+constexpr std::array<PhaseOpInfo, 24> kPhaseOps = {{
     {PhaseOp::kInsert, "insert", S::kStream, kStreamCommon | kWrites | kFieldOrder, false, false, true, false, false},
     {PhaseOp::kUpdate, "update", S::kStream, kStreamCommon | kWrites | kFieldDistribution, false, false, true, false, false},
     {PhaseOp::kDelete, "delete", S::kStream, kStreamCommon | kWrites | kFieldDistribution, false, false, true, false, false},
@@ -37,6 +37,8 @@ constexpr std::array<PhaseOpInfo, 23> kPhaseOps = {{
     {PhaseOp::kRecordIndex, "record-index", S::kRecord, kFieldRecord | kFieldField, false, true, false, false, true},
     {PhaseOp::kRecordQuery, "record-query", S::kRecord, kRecordCommon | kFieldField | kFieldValue | kFieldLimit, false, true, false, false, true},
     {PhaseOp::kRecordFollow, "record-follow", S::kRecord, kRecordCommon | kFieldField, false, true, false, false, true},
+    // Deletes of keys that are not there: the tombstones an LSM tree writes anyway.
+    {PhaseOp::kDeleteAbsent, "delete-absent", S::kStream, kStreamCommon | kWrites | kFieldDistribution, false, false, true, false, false},
 }};
 
 constexpr bool InEnumOrder() {

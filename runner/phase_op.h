@@ -20,6 +20,7 @@ enum class PhaseOp : uint8_t {
   kReorganize, kReopen, kSync, kRecreate, kMemoryBaseline,
   kRecordCreate, kRecordInsert, kRecordGet, kRecordSet, kRecordDelete, kRecordScan,
   kRecordIndex, kRecordQuery, kRecordFollow,
+  kDeleteAbsent,
 };
 
 // How the executor runs a phase of the operation.

@@ -61,6 +61,8 @@ struct PhaseSpec {
   //             inserted; the first insert phase is the load)
   // update      overwrite present keys chosen by `distribution`
   // delete      delete present keys chosen by `distribution`
+  // delete-absent  delete keys that are not there (the dataset's absent
+  //             keys): the tombstones an LSM tree writes anyway
   // rmw         read-modify-write present keys
   // get         point reads; `keys` = present | absent | repeat (one key,
   //             `count` times)

@@ -130,3 +130,50 @@ dataset = { kind = "no-such-kind", count = 10 }
 
 }  // namespace
 }  // namespace kvbench::app
+
+namespace kvbench::app {
+namespace {
+
+// delete-absent deletes keys the dataset guarantees are absent: every engine
+// answers NotFound (or OK) and the present keys all stay.
+TEST_F(RunnerTest, DeleteAbsentLeavesEveryPresentKey) {
+  constexpr const char* kWorkload = R"(
+name = "delete-absent"
+repetitions = 1
+[dataset]
+kind = "urls"
+count = 2000
+[[phase]]
+name = "load"
+op = "insert"
+count = 2000
+batch = 500
+[[phase]]
+name = "tombstones"
+op = "delete-absent"
+count = 1000
+batch = 100
+[[phase]]
+name = "gets"
+op = "get"
+count = 2000
+distribution = "sequential"
+)";
+  const std::vector<std::string> engines = {"stdmap", "lmdb", "rocksdb"};
+  ASSERT_EQ(Run(kWorkload, engines), 0);
+  const results::RunResults r = Results();
+  for (const std::string& e : engines) {
+    SCOPED_TRACE(e);
+    const results::PhaseRun* deletes = Find(r, "tombstones", e);
+    ASSERT_NE(deletes, nullptr);
+    ASSERT_EQ(deletes->status, "ok") << deletes->reason;
+    EXPECT_EQ(deletes->repetitions.at(0).ops.at(0).ops, 1000u);
+    EXPECT_EQ(deletes->repetitions.at(0).ops.at(0).work.errors, 0u);
+    const results::PhaseRun* gets = Find(r, "gets", e);
+    ASSERT_NE(gets, nullptr);
+    EXPECT_EQ(gets->repetitions.at(0).ops.at(0).work.found, 2000u);
+  }
+}
+
+}  // namespace
+}  // namespace kvbench::app
