@@ -9,7 +9,7 @@ packages=(
   build-essential cmake ninja-build pkg-config git
   # engines (each adapter is built only when its library is found)
   libsqlite3-dev libdb-dev libtokyocabinet-dev liblmdb-dev libhiredis-dev redis-server
-  librocksdb-dev libleveldb-dev libwiredtiger-dev
+  librocksdb-dev libleveldb-dev libwiredtiger-dev libgdbm-dev
   # libraries kvbench itself uses
   libfmt-dev libtomlplusplus-dev libcli11-dev nlohmann-json3-dev
   # tests and micro-benchmarks; chromium renders report.html headless in the
