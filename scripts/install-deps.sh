@@ -10,6 +10,7 @@ packages=(
   # engines (each adapter is built only when its library is found)
   libsqlite3-dev libdb-dev libtokyocabinet-dev liblmdb-dev libhiredis-dev redis-server
   librocksdb-dev libleveldb-dev libwiredtiger-dev libgdbm-dev
+  libkyotocabinet-dev libtkrzw-dev
   # libraries kvbench itself uses
   libfmt-dev libtomlplusplus-dev libcli11-dev nlohmann-json3-dev
   # tests and micro-benchmarks; chromium renders report.html headless in the
