@@ -329,8 +329,13 @@ Status PhaseExecutor::RunWorkers(const PhaseSpec& spec, uint64_t seed, const Mat
   const CycleClock& clock = CycleClock::Get();
   std::atomic<bool> go{false};
   std::atomic<uint64_t> start_ticks{0};
+  // One client runs on this thread itself: a thread of its own would give
+  // the engine's allocations a fresh malloc arena per phase (a new heap to
+  // fault in and mprotect as it grows), a cost a single-threaded program
+  // does not pay. More clients each get a thread.
+  const bool inline_client = threads == 1;
   std::vector<std::thread> pool;
-  for (int t = 0; t < threads; ++t) {
+  for (int t = 0; t < threads && !inline_client; ++t) {
     pool.emplace_back([&, t] {
       while (!go.load(std::memory_order_acquire)) std::this_thread::yield();
       workers[static_cast<size_t>(t)]->Run(sessions[static_cast<size_t>(t)].get(),
@@ -348,6 +353,10 @@ Status PhaseExecutor::RunWorkers(const PhaseSpec& spec, uint64_t seed, const Mat
         for (const auto& w : workers) sum += w->progress();
         in_.progress->Draw(sum, SecondsSince(wall0));
       });
+    }
+    if (inline_client) {
+      go.store(true, std::memory_order_release);
+      workers[0]->Run(sessions[0].get(), start_ticks.load(std::memory_order_relaxed));
     }
     for (auto& th : pool) th.join();
     if (watcher) watcher->Stop();
