@@ -232,6 +232,7 @@ Status Pager::ReadFromDisk(uint32_t page_no, const uint8_t** page) {
     return Status::Corruption(path_ + ": reference to page " + std::to_string(page_no) +
                               " outside the file");
   }
+  AdviseChunkOnce(page_no);
   Frame* f = cache_.Insert(page_no);
   Status s = ReadChecked(page_no, free_map_.page_count(), f->data());
   if (!s.ok()) {
@@ -240,6 +241,23 @@ Status Pager::ReadFromDisk(uint32_t page_no, const uint8_t** page) {
   }
   *page = f->data();
   return Status::OK();
+}
+
+// A cold 4 KiB pread costs one device round trip for one page, while LMDB's
+// mmap fault reads ~128 KiB around the fault: on seed 001 (scale 0.25) both
+// engines end up reading their whole file, but pbtree in ~7.5K requests and
+// LMDB in ~700. Asking the kernel once per aligned chunk to read the whole
+// chunk gives pbtree the same request size; the flag vector keeps the hint to
+// one syscall per chunk per open, so hot reads pay nothing. Only a hint:
+// correctness never depends on it.
+void Pager::AdviseChunkOnce(uint32_t page_no) {
+  const uint64_t offset = static_cast<uint64_t>(page_no) * page_size_;
+  const size_t chunk = static_cast<size_t>(offset / kReadaheadChunkBytes);
+  if (chunk >= advised_chunks_.size()) advised_chunks_.resize(chunk + 1, 0);
+  if (advised_chunks_[chunk]) return;
+  advised_chunks_[chunk] = 1;
+  ::posix_fadvise(fd_, static_cast<off_t>(chunk * kReadaheadChunkBytes), kReadaheadChunkBytes,
+                  POSIX_FADV_WILLNEED);
 }
 
 void Pager::RemoveReader(uint64_t snapshot_txn) {

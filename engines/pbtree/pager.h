@@ -167,6 +167,10 @@ class Pager {
   std::vector<std::pair<uint32_t, uint8_t*>> write_list_;
   Status sticky_error_;
   PagerCounters counters_;
+  // Read-around on a cache miss (see AdviseChunkOnce): one flag per chunk.
+  static constexpr uint64_t kReadaheadChunkBytes = 128 * 1024;
+  void AdviseChunkOnce(uint32_t page_no);
+  std::vector<uint8_t> advised_chunks_;
 };
 
 }  // namespace pbtree
