@@ -246,10 +246,10 @@ Status Pager::ReadFromDisk(uint32_t page_no, const uint8_t** page) {
 // A cold 4 KiB pread costs one device round trip for one page, while LMDB's
 // mmap fault reads ~128 KiB around the fault: on seed 001 (scale 0.25) both
 // engines end up reading their whole file, but pbtree in ~7.5K requests and
-// LMDB in ~700 (file size / request size). Asking the kernel once per aligned chunk to read the whole
-// chunk gives pbtree the same request size; the flag vector keeps the hint to
-// one syscall per chunk per open, so hot reads pay nothing. Only a hint:
-// correctness never depends on it.
+// LMDB in ~700 (estimated as file size / request size). Asking the kernel
+// once per aligned chunk to read the whole chunk gives pbtree the same
+// request size; the flag vector keeps the hint to one syscall per chunk per
+// open, so hot reads pay nothing. Only a hint: correctness never depends on it.
 void Pager::AdviseChunkOnce(uint32_t page_no) {
   const uint64_t offset = static_cast<uint64_t>(page_no) * page_size_;
   const size_t chunk = static_cast<size_t>(offset / kReadaheadChunkBytes);
