@@ -2,7 +2,21 @@
 # Installs everything kvbench needs on a fresh Debian 12 machine with apt-get.
 # Idempotent: packages already present are left alone. Runs as root, or through
 # sudo when not root.
+#
+# Usage: install-deps.sh [--tests]
+#   (none)   what building kvbench and running the quickstart need
+#   --tests  also the servers and tools only the test suite uses (scripts/test.sh
+#            passes it): a PostgreSQL server for the team history store, Slurm's
+#            daemons for the cluster test, Java's HdrHistogram to decode .hlog files
 set -euo pipefail
+
+with_tests=false
+for arg in "$@"; do
+  case "$arg" in
+    --tests) with_tests=true ;;
+    *) echo "install-deps: unknown argument '$arg' (usage: install-deps.sh [--tests])" >&2; exit 2 ;;
+  esac
+done
 
 packages=(
   # build tools
@@ -19,6 +33,14 @@ packages=(
   # the test that validates results.json against docs/results.schema.json
   python3 python3-jsonschema
 )
+
+# Only the test suite needs these; the quickstart does not.
+test_packages=(
+)
+
+if $with_tests; then
+  packages+=("${test_packages[@]}")
+fi
 
 if [ "$(id -u)" -eq 0 ]; then
   SUDO=()
