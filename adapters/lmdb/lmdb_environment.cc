@@ -1,6 +1,7 @@
 #include "adapters/lmdb/lmdb_environment.h"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -123,6 +124,32 @@ Status LmdbEnvironment::Open(const std::string& directory, const LmdbSettings& s
   return OpenEnv();
 }
 
+// LMDB reads its pages through the map and trusts the meta page: a data file
+// cut shorter than the pages the meta page names makes the first read past
+// its end a SIGBUS. Checked once at open, before any page is touched (the meta
+// pages themselves were read with pread and are within the file).
+Status LmdbEnvironment::CheckNotTruncated(MDB_env* env) const {
+  MDB_envinfo info;
+  MDB_stat stat;
+  mdb_filehandle_t fd = -1;
+  if (mdb_env_info(env, &info) != MDB_SUCCESS || mdb_env_stat(env, &stat) != MDB_SUCCESS ||
+      mdb_env_get_fd(env, &fd) != MDB_SUCCESS) {
+    return Status::IOError("lmdb: open '" + directory_ + "': cannot read the environment's info");
+  }
+  struct stat st;
+  if (fstat(fd, &st) != 0) {
+    return Status::IOError("lmdb: open '" + directory_ + "': fstat: " + std::strerror(errno));
+  }
+  const uint64_t needed = (static_cast<uint64_t>(info.me_last_pgno) + 1) * stat.ms_psize;
+  if (static_cast<uint64_t>(st.st_size) < needed) {
+    return Status::Corruption("lmdb: '" + directory_ + "/data.mdb' is truncated: " +
+                              std::to_string(st.st_size) + " bytes, but its meta page names " +
+                              std::to_string(info.me_last_pgno + 1) + " pages of " +
+                              std::to_string(stat.ms_psize) + " bytes");
+  }
+  return Status::OK();
+}
+
 Status LmdbEnvironment::OpenEnv() {
   MDB_env* env = nullptr;
   int rc = mdb_env_create(&env);
@@ -143,6 +170,10 @@ Status LmdbEnvironment::OpenEnv() {
   if (rc != MDB_SUCCESS) {
     mdb_env_close(env);
     return LmdbError(rc, "open '" + directory_ + "'");
+  }
+  if (Status s = CheckNotTruncated(env); !s.ok()) {
+    mdb_env_close(env);
+    return s;
   }
   MDB_txn* txn = nullptr;
   rc = mdb_txn_begin(env, nullptr, 0, &txn);

@@ -115,6 +115,7 @@ class LmdbEnvironment {
 
  private:
   Status OpenEnv();
+  Status CheckNotTruncated(MDB_env* env) const;
   Status CreateReaderHandles(LmdbReader* reader);
   static void FreeReaderHandles(LmdbReader* reader);
 

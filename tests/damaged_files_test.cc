@@ -1,0 +1,204 @@
+// Foreign and damaged files: every durable adapter, opened on a directory that
+// holds another engine's files, or on its own files cut short or overwritten
+// with garbage, answers with a Status (OK or an error) and never crashes or
+// hangs. A crash inside an engine would end only that engine's child process
+// in a run, but the user would read "killed by signal 11" where "corrupt
+// file" was the honest answer.
+//
+// Each attempt runs in a forked child (fill, damage and reopen all happen
+// there, so no engine thread ever exists in the test process), so a crash is
+// observed and reported, not suffered.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <random>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "adapters/registry.h"
+#include "tests/scratch_dir.h"
+
+namespace kvbench {
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr int kKeys = 3000;
+
+std::string KeyOf(int i) { return "key/" + std::to_string(i * 7919 % 100003); }
+std::string ValueOf(int i) { return std::string(64 + i % 64, static_cast<char>('a' + i % 26)); }
+
+Status OpenEngine(const std::string &engine, const std::string &dir,
+                  std::unique_ptr<Adapter> *adapter) {
+  KVBENCH_RETURN_IF_ERROR(AdapterRegistry::Global().Create(engine, adapter));
+  OpenRequest request;
+  request.directory = dir;
+  KVBENCH_RETURN_IF_ERROR(
+      ResolveEngineOptions(engine, (*adapter)->OptionSpecs(), {}, &request.options));
+  return (*adapter)->Open(request);
+}
+
+// Writes kKeys keys in batches of 500 and closes; the engine's files on
+// return. Aborts the child on failure (the fill is not what is tested).
+std::vector<std::string> Fill(const std::string &engine, const std::string &dir) {
+  std::unique_ptr<Adapter> adapter;
+  std::unique_ptr<Session> session;
+  Status s = OpenEngine(engine, dir, &adapter);
+  if (s.ok()) s = adapter->NewSession(&session);
+  for (int i = 0; s.ok() && i < kKeys; ++i) {
+    if (i % 500 == 0) s = session->BeginBatch();
+    if (s.ok()) s = session->Put(KeyOf(i), ValueOf(i));
+    if (s.ok() && (i % 500 == 499 || i == kKeys - 1)) s = session->CommitBatch();
+  }
+  std::vector<std::string> files;
+  if (s.ok()) s = adapter->Sync();
+  if (s.ok()) s = adapter->ListFiles(&files);
+  session.reset();
+  if (s.ok()) s = adapter->Close();
+  if (!s.ok()) {
+    std::fprintf(stderr, "fill %s: %s\n", engine.c_str(), s.ToString().c_str());
+    _exit(3);
+  }
+  return files;
+}
+
+// Opens `engine` on `dir` and, if that works, reads every key and scans
+// (ordered engines); any Status is an answer.
+void OpenAndRead(const std::string &engine, const std::string &dir) {
+  std::unique_ptr<Adapter> adapter;
+  Status s = OpenEngine(engine, dir, &adapter);
+  std::unique_ptr<Session> session;
+  if (s.ok()) s = adapter->NewSession(&session);
+  if (s.ok()) {
+    std::string value;
+    for (int i = 0; i < kKeys; ++i) (void)session->Get(KeyOf(i), &value);
+    if (adapter->capabilities().ordered) {
+      struct Counting : ScanVisitor {
+        bool Visit(Slice, Slice) override { return true; }
+      } visitor;
+      size_t visited = 0;
+      (void)session->Scan("", ScanOptions{.from_edge = true}, &visitor, &visited);
+    }
+    (void)session->Put("after-damage", "x");
+  }
+  session.reset();
+  if (adapter) (void)adapter->Close();
+}
+
+enum class Damage { kForeign, kTruncated, kGarbage };
+
+// Runs `body` in a forked child; returns "" when the child exited 0, else
+// how it ended.
+template <typename Body>
+std::string InChild(Body body) {
+  std::fflush(nullptr);
+  const pid_t pid = fork();
+  if (pid == 0) {
+    body();
+    std::fflush(nullptr);
+    _exit(0);
+  }
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  int status = 0;
+  while (waitpid(pid, &status, WNOHANG) == 0) {
+    if (std::chrono::steady_clock::now() > deadline) {
+      kill(pid, SIGKILL);
+      waitpid(pid, &status, 0);
+      return "hung (killed after 60 s)";
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  if (WIFSIGNALED(status)) return "crashed with signal " + std::to_string(WTERMSIG(status));
+  if (WEXITSTATUS(status) != 0) return "exited " + std::to_string(WEXITSTATUS(status));
+  return "";
+}
+
+void Truncate(const std::string &path) {
+  std::error_code ec;
+  const auto size = fs::file_size(path, ec);
+  if (!ec) fs::resize_file(path, size / 2, ec);
+}
+
+// Overwrites 4 KiB (or the whole file when smaller) in the middle of `path`
+// with seeded random bytes.
+void Scribble(const std::string &path, uint32_t seed) {
+  std::error_code ec;
+  const auto size = fs::file_size(path, ec);
+  if (ec || size == 0) return;
+  const uint64_t length = std::min<uint64_t>(4096, size);
+  std::mt19937 rng(seed);
+  std::string garbage(length, '\0');
+  for (char &c : garbage) c = static_cast<char>(rng());
+  std::fstream f(path, std::ios::in | std::ios::out | std::ios::binary);
+  f.seekp(static_cast<std::streamoff>((size - length) / 2));
+  f.write(garbage.data(), static_cast<std::streamsize>(length));
+}
+
+bool Durable(const std::string &engine) {
+  std::unique_ptr<Adapter> adapter;
+  if (!AdapterRegistry::Global().Create(engine, &adapter).ok()) return false;
+  const Capabilities caps = adapter->capabilities();
+  return caps.stores_data && caps.durable;
+}
+
+std::vector<std::string> DurableEngines() {
+  std::vector<std::string> out;
+  for (const std::string &name : AdapterRegistry::Global().Names()) {
+    if (Durable(name)) out.push_back(name);
+  }
+  return out;
+}
+
+class DamagedFilesTest : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(DamagedFilesTest, OpensOnEveryOtherEnginesFilesWithoutCrashing) {
+  for (const std::string &donor : DurableEngines()) {
+    if (donor == GetParam()) continue;
+    test::ScratchDir dir("foreign");
+    const std::string outcome = InChild([&] {
+      Fill(donor, dir.path());
+      OpenAndRead(GetParam(), dir.path());
+    });
+    EXPECT_EQ(outcome, "") << GetParam() << " on a directory holding " << donor << "'s files";
+  }
+}
+
+TEST_P(DamagedFilesTest, OpensItsFilesCutInHalfWithoutCrashing) {
+  test::ScratchDir dir("truncated");
+  const std::string outcome = InChild([&] {
+    for (const std::string &f : Fill(GetParam(), dir.path())) Truncate(f);
+    OpenAndRead(GetParam(), dir.path());
+  });
+  EXPECT_EQ(outcome, "") << GetParam() << " with every file cut to half its size";
+}
+
+TEST_P(DamagedFilesTest, OpensItsFilesWithGarbageInsideWithoutCrashing) {
+  for (uint32_t seed = 1; seed <= 3; ++seed) {
+    test::ScratchDir dir("garbage");
+    const std::string outcome = InChild([&] {
+      for (const std::string &f : Fill(GetParam(), dir.path())) Scribble(f, seed);
+      OpenAndRead(GetParam(), dir.path());
+    });
+    EXPECT_EQ(outcome, "") << GetParam() << " with 4 KiB of garbage in each file (seed " << seed
+                           << ")";
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(DurableAdapters, DamagedFilesTest, ::testing::ValuesIn(DurableEngines()),
+                         [](const ::testing::TestParamInfo<std::string> &info) {
+                           std::string name = info.param;
+                           for (char &c : name) {
+                             if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+                           }
+                           return name;
+                         });
+
+}  // namespace
+}  // namespace kvbench
