@@ -20,9 +20,11 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "adapters/adapter.h"
+#include "adapters/batch_overlay.h"
 #include "adapters/engine_directory.h"
 
 namespace kvbench::lsm {
@@ -47,6 +49,17 @@ struct Shared {
   typename Engine::Settings settings;
 };
 
+// An engine iterator as BatchOverlay::MergeScan's cursor.
+template <typename Iterator>
+struct LsmCursor {
+  Iterator* it;
+  bool Valid() const { return it->Valid(); }
+  std::string_view key() const { return {it->key().data(), it->key().size()}; }
+  std::string_view value() const { return {it->value().data(), it->value().size()}; }
+  void Next() { it->Next(); }
+  void Prev() { it->Prev(); }
+};
+
 template <typename Engine>
 class LsmSession final : public Session {
  public:
@@ -56,7 +69,7 @@ class LsmSession final : public Session {
   Status Put(Slice key, Slice value) override {
     if (in_batch_) {
       batch_.Put(Slice_(key.data(), key.size()), Slice_(value.data(), value.size()));
-      pending_[std::string(key)] = std::string(value);
+      pending_.Put(key, value);
       return Status::OK();
     }
     return FromEngine(shared_->db->Put(WriteOptions(), Slice_(key.data(), key.size()),
@@ -66,12 +79,7 @@ class LsmSession final : public Session {
 
   Status Get(Slice key, std::string* value) override {
     if (in_batch_) {
-      const auto it = pending_.find(std::string(key));
-      if (it != pending_.end()) {
-        if (!it->second) return Status::NotFound();
-        value->assign(*it->second);
-        return Status::OK();
-      }
+      if (std::optional<Status> s = pending_.Get(key, value)) return *s;
     }
     return FromEngine(shared_->db->Get(typename Engine::ReadOptions(),
                                        Slice_(key.data(), key.size()), value),
@@ -81,7 +89,7 @@ class LsmSession final : public Session {
   Status Delete(Slice key) override {
     if (in_batch_) {
       batch_.Delete(Slice_(key.data(), key.size()));
-      pending_[std::string(key)] = std::nullopt;
+      pending_.Delete(key);
       return Status::OK();
     }
     return FromEngine(shared_->db->Delete(WriteOptions(), Slice_(key.data(), key.size())),
@@ -109,13 +117,11 @@ class LsmSession final : public Session {
 
   Status Scan(Slice start, const ScanOptions& options, ScanVisitor* visitor,
               size_t* visited) override {
-    size_t n = 0;
     if (visited != nullptr) *visited = 0;
     std::unique_ptr<typename Engine::Iterator> it(
         shared_->db->NewIterator(typename Engine::ReadOptions()));
-    const bool forward = options.direction == ScanDirection::kForward;
     const Slice_ from(start.data(), start.size());
-    if (forward) {
+    if (options.direction == ScanDirection::kForward) {
       options.from_edge ? it->SeekToFirst() : it->Seek(from);
     } else if (options.from_edge) {
       it->SeekToLast();
@@ -128,51 +134,8 @@ class LsmSession final : public Session {
         it->Prev();
       }
     }
-    // The batch's own writes, merged in key order (in_batch_ only).
-    auto p = pending_.end();
-    if (in_batch_ && !pending_.empty()) {
-      if (forward) {
-        p = options.from_edge ? pending_.begin() : pending_.lower_bound(std::string(start));
-      } else {
-        auto up = options.from_edge ? pending_.end() : pending_.upper_bound(std::string(start));
-        p = up == pending_.begin() ? pending_.end() : std::prev(up);
-      }
-    }
-    const auto advance_pending = [&] {
-      if (forward) {
-        ++p;
-      } else {
-        p = p == pending_.begin() ? pending_.end() : std::prev(p);
-      }
-    };
-    while (options.limit == 0 || n < options.limit) {
-      const bool have_db = it->Valid();
-      const bool have_pending = p != pending_.end();
-      if (!have_db && !have_pending) break;
-      int order = 0;  // <0: the engine's key comes first in scan order
-      if (have_db && have_pending) {
-        const int c = it->key().compare(Slice_(p->first.data(), p->first.size()));
-        order = forward ? c : -c;
-      }
-      if (have_pending && (!have_db || order >= 0)) {
-        if (have_db && order == 0) forward ? it->Next() : it->Prev();  // the batch wins
-        const bool live = p->second.has_value();
-        const std::string key = p->first;
-        const std::string val = live ? *p->second : std::string();
-        advance_pending();
-        if (!live) continue;
-        ++n;
-        if (!visitor->Visit(key, options.keys_only ? Slice() : Slice(val))) break;
-        continue;
-      }
-      const Slice_ k = it->key();
-      ++n;
-      const bool more = visitor->Visit(
-          Slice(k.data(), k.size()),
-          options.keys_only ? Slice() : Slice(it->value().data(), it->value().size()));
-      if (!more) break;
-      forward ? it->Next() : it->Prev();
-    }
+    LsmCursor<typename Engine::Iterator> cursor{it.get()};
+    const size_t n = pending_.MergeScan(cursor, start, options, visitor);
     if (visited != nullptr) *visited = n;
     return FromEngine(it->status(), "scan");
   }
@@ -183,14 +146,15 @@ class LsmSession final : public Session {
   }
   void EndBatch() {
     batch_.Clear();
-    pending_.clear();
+    pending_.Clear();
     in_batch_ = false;
   }
 
   Shared<Engine>* shared_;
   bool in_batch_ = false;
   typename Engine::WriteBatch batch_;
-  std::map<std::string, std::optional<std::string>> pending_;
+  // The batch's writes again, in key order, so reads inside it see them.
+  BatchOverlay pending_;
 };
 
 template <typename Engine>

@@ -7,18 +7,22 @@
 // batch only groups writes (transactional = false; AbortBatch is
 // NotSupported); with tkrzw.sync = commit the file is synchronised at the end
 // of each batch and after each write outside one. Scans on tkrzw-tree.
-// (SkipDBM is not offered yet: an overwrite there adds a second record of the
-// key until a reducer runs at synchronisation.)
+// SkipDBM, whose writes are invisible until synchronised, is tkrzw-skip
+// (tkrzw_skip_adapter.cc).
 #include <tkrzw_dbm_hash.h>
 #include <tkrzw_dbm_tree.h>
 
 #include <memory>
 
+#include "adapters/batch_overlay.h"
 #include "adapters/engine_directory.h"
 #include "adapters/registry.h"
+#include "adapters/tkrzw/tkrzw_common.h"
 
 namespace kvbench {
 namespace {
+
+using tkrzw_adapter::FromTkrzw;
 
 struct TkrzwSettings {
   bool sync_on_commit = false;
@@ -26,11 +30,7 @@ struct TkrzwSettings {
 };
 
 Status ParseTkrzwSettings(const EngineOptions& o, TkrzwSettings* out) {
-  const std::string sync = o.GetString("tkrzw.sync");
-  if (sync != "none" && sync != "commit") {
-    return Status::InvalidArgument("option 'tkrzw.sync': '" + sync + "' is not none or commit");
-  }
-  out->sync_on_commit = sync == "commit";
+  KVBENCH_RETURN_IF_ERROR(tkrzw_adapter::ParseSyncOnCommit(o, &out->sync_on_commit));
   const std::string mode = o.GetString("tkrzw.update_mode");
   if (mode != "in_place" && mode != "appending") {
     return Status::InvalidArgument("option 'tkrzw.update_mode': '" + mode +
@@ -38,16 +38,6 @@ Status ParseTkrzwSettings(const EngineOptions& o, TkrzwSettings* out) {
   }
   out->appending = mode == "appending";
   return Status::OK();
-}
-
-Status FromTkrzw(const tkrzw::Status& s, const char* operation) {
-  if (s == tkrzw::Status::SUCCESS) return Status::OK();
-  if (s == tkrzw::Status::NOT_FOUND_ERROR) return Status::NotFound();
-  const std::string message = std::string(operation) + ": " + s.GetMessage() + " (" +
-                              tkrzw::Status::CodeName(s.GetCode()) + ")";
-  if (s == tkrzw::Status::BROKEN_DATA_ERROR) return Status::Corruption(message);
-  if (s == tkrzw::Status::INVALID_ARGUMENT_ERROR) return Status::InvalidArgument(message);
-  return Status::IOError(message);
 }
 
 enum class Kind { kHash, kTree };
@@ -85,28 +75,11 @@ class TkrzwSession final : public Session {
   Status Scan(Slice start, const ScanOptions& options, ScanVisitor* visitor,
               size_t* visited) override {
     if (kind_ == Kind::kHash) return Status::NotSupported("scan: tkrzw-hash is not ordered");
-    size_t n = 0;
-    if (visited != nullptr) *visited = 0;
-    std::unique_ptr<tkrzw::DBM::Iterator> it = dbm_->MakeIterator();
-    const bool forward = options.direction == ScanDirection::kForward;
-    tkrzw::Status s;
-    if (forward) {
-      s = options.from_edge ? it->First() : it->Jump(start);
-    } else {
-      s = options.from_edge ? it->Last() : it->JumpLower(start, /*inclusive=*/true);
-    }
-    std::string key, value;
-    while (s == tkrzw::Status::SUCCESS && (options.limit == 0 || n < options.limit)) {
-      s = it->Get(&key, options.keys_only ? nullptr : &value);
-      if (s != tkrzw::Status::SUCCESS) break;
-      ++n;
-      if (!visitor->Visit(key, options.keys_only ? Slice() : Slice(value))) break;
-      s = forward ? it->Next() : it->Previous();
-    }
+    tkrzw_adapter::TkrzwCursor cursor(dbm_, start, options);
+    // Writes go straight to the DBM, so there are no batch writes to merge.
+    const size_t n = BatchOverlay().MergeScan(cursor, start, options, visitor);
     if (visited != nullptr) *visited = n;
-    return s == tkrzw::Status::SUCCESS || s == tkrzw::Status::NOT_FOUND_ERROR
-               ? Status::OK()
-               : FromTkrzw(s, "scan");
+    return cursor.status();
   }
 
  private:
@@ -131,9 +104,7 @@ class TkrzwAdapter final : public Adapter {
     return std::string("Tkrzw ") + tkrzw::PACKAGE_VERSION;
   }
   std::vector<OptionSpec> OptionSpecs() const override {
-    return {{"tkrzw.sync", "none",
-             "none: the file is synchronised by Sync() only; commit: a hard (fsync) "
-             "synchronisation after every commit"},
+    return {tkrzw_adapter::SyncOptionSpec(),
             {"tkrzw.update_mode", "in_place",
              "in_place: overwrite records where they are (Tkrzw's default); appending: always "
              "append (faster writes, the file grows until rebuilt)"}};
