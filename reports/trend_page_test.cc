@@ -27,8 +27,8 @@ TEST(TrendPage, OneChartPerSeriesWithItsChangeMarkedAndListed) {
   // The change is listed with the revisions on both sides, ratio and p-value.
   EXPECT_NE(html.find("v0.1-19"), std::string::npos);
   EXPECT_NE(html.find("v0.1-20"), std::string::npos);
-  EXPECT_NE(html.find("worse -11.0%"), std::string::npos);
-  EXPECT_NE(html.find("0.890×"), std::string::npos);  // the ratio
+  EXPECT_NE(html.find("worse -12.0%"), std::string::npos);
+  EXPECT_NE(html.find("0.880×"), std::string::npos);  // the ratio
   EXPECT_NE(html.find("p = 0.005"), std::string::npos);
   EXPECT_NE(html.find("lmdb LMDB 0.9.24 -&gt; LMDB 0.9.31"), std::string::npos);
   // The split says why.
@@ -54,7 +54,7 @@ TEST(HistoryText, CheckReportNamesTheRegressionAndWhatChanged) {
   const results::CheckOutcome o = results::CheckNewestRuns(in.series, 10, 5);
   ASSERT_EQ(o.regressions.size(), 1u);
   const std::string text = RenderCheckReport(o, in.series, 10, 5);
-  EXPECT_NE(text.find("REGRESSION: lmdb · get · all · throughput 11.0% worse"), std::string::npos) << text;
+  EXPECT_NE(text.find("REGRESSION: lmdb · get · all · throughput 12.0% worse"), std::string::npos) << text;
   EXPECT_NE(text.find("rev v0.1-19"), std::string::npos) << text;
   EXPECT_NE(text.find("also changed: lmdb LMDB 0.9.24 -> LMDB 0.9.31"), std::string::npos);
   EXPECT_NE(text.find("2 series checked over their newest 10 runs: 1 significant slowdown larger "

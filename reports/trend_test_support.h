@@ -1,5 +1,5 @@
 // A trend page's input made up for tests: two hosts' series of one figure
-// (so one is split), the first with an 11% slowdown after run 20 of 30.
+// (so one is split), the first with a 12% slowdown after run 20 of 30.
 #pragma once
 
 #include <cstdio>
@@ -26,8 +26,8 @@ inline TrendPageInput MadeUpTrend() {
       p.op = "all";
       p.figure = "ops_per_sec";
       char stamp[32];
-      std::snprintf(stamp, sizeof stamp, "2026-11-%02dT%02d:00:00Z", 1 + i % 28,
-                    host * 12 + i / 28);
+      std::snprintf(stamp, sizeof stamp, "2026-%02d-%02dT%02d:00:00Z", 10 + host, 1 + i / 24,
+                    i % 24);
       p.started_at = stamp;
       p.run_id = "run" + std::to_string(host) + "-" + std::to_string(100 + i);
       p.kvbench_revision = "v0.1-" + std::to_string(i);

@@ -24,6 +24,15 @@ std::string UtcNow() {
   return text;
 }
 
+// A filter's condition: for a non-empty `value`, appends
+// " AND <condition>$n<close>" to *sql and `value` as parameter n.
+void AndIf(const std::string& value, const std::string& condition, const char* close,
+           std::string* sql, std::vector<SqlValue>* params) {
+  if (value.empty()) return;
+  params->push_back(value);
+  *sql += " AND " + condition + "$" + std::to_string(params->size()) + close;
+}
+
 // Rows of one table written many to a statement (multi-row VALUES), so a
 // run of 10,000 figures is a few dozen statements, not 60,000.
 class BatchInsert {
@@ -115,18 +124,11 @@ class SqlHistoryStore final : public HistoryStore {
         " (SELECT COUNT(*) FROM kvbench_figures f WHERE f.run_id = r.run_id)"
         " FROM kvbench_runs r WHERE 1 = 1";
     std::vector<SqlValue> params;
-    auto where = [&](const std::string& value, const std::string& condition) {
-      if (value.empty()) return;
-      params.push_back(value);
-      sql += " AND " + condition + "$" + std::to_string(params.size());
-    };
-    where(filter.workload, "r.workload_name = ");
-    where(filter.since, "r.started_at >= ");
-    if (!filter.engine.empty()) {
-      where(filter.engine,
-            "EXISTS (SELECT 1 FROM kvbench_engines e WHERE e.run_id = r.run_id AND e.engine = ");
-      sql += ")";
-    }
+    AndIf(filter.workload, "r.workload_name = ", "", &sql, &params);
+    AndIf(filter.since, "r.started_at >= ", "", &sql, &params);
+    AndIf(filter.engine,
+          "EXISTS (SELECT 1 FROM kvbench_engines e WHERE e.run_id = r.run_id AND e.engine = ", ")",
+          &sql, &params);
     sql += " ORDER BY r.started_at, r.run_id";
     std::vector<SqlRow> rows, engines;
     KVBENCH_RETURN_IF_ERROR(conn_->Query(sql, params, &rows));
@@ -168,19 +170,11 @@ class SqlHistoryStore final : public HistoryStore {
       sql += (params.size() > 1 ? ", $" : "$") + std::to_string(params.size());
     }
     sql += ")";
-    auto where = [&](const std::string& value, const std::string& condition) {
-      if (value.empty()) return;
-      params.push_back(value);
-      sql += " AND " + condition + "$" + std::to_string(params.size());
-    };
-    if (!filter.op.empty()) {
-      where(filter.op, "(f.op = '' OR f.op = ");
-      sql += ")";
-    }
-    where(filter.engine, "f.engine = ");
-    where(filter.phase, "f.phase = ");
-    where(filter.workload, "r.workload_name = ");
-    where(filter.since, "r.started_at >= ");
+    AndIf(filter.op, "(f.op = '' OR f.op = ", ")", &sql, &params);
+    AndIf(filter.engine, "f.engine = ", "", &sql, &params);
+    AndIf(filter.phase, "f.phase = ", "", &sql, &params);
+    AndIf(filter.workload, "r.workload_name = ", "", &sql, &params);
+    AndIf(filter.since, "r.started_at >= ", "", &sql, &params);
     sql += " ORDER BY r.started_at, r.run_id, f.figure_no";
     std::vector<SqlRow> rows;
     KVBENCH_RETURN_IF_ERROR(conn_->Query(sql, params, &rows));
