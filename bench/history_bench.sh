@@ -72,7 +72,7 @@ echo "add 10,000-figure run, SQLite store of 1,000 runs: $(median_of_5 \
     "$KVBENCH" history add "$WORK/big.json" --store "sqlite:$WORK/f.db") s"
 if [ -n "${POSTGRES_URL:-}" ]; then
   echo "add 10,000-figure run, empty PostgreSQL store: $(median_of_5 \
-      "psql -q '$POSTGRES_URL' -c 'DROP TABLE IF EXISTS kvbench_repetitions, kvbench_figures, kvbench_engines, kvbench_runs, kvbench_store' >/dev/null" \
+      "PGOPTIONS=--client-min-messages=warning psql -q '$POSTGRES_URL' -c 'DROP TABLE IF EXISTS kvbench_repetitions, kvbench_figures, kvbench_engines, kvbench_runs, kvbench_store' >/dev/null" \
       "$KVBENCH" history add "$WORK/big.json" --store "$POSTGRES_URL") s"
 fi
 echo "trend over 1,000 runs (24 series): $(median_of_5 "" \
