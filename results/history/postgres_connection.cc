@@ -104,9 +104,16 @@ class PostgresConnection final : public SqlConnection {
   }
 
   Status HasTable(const std::string& name, bool* exists) override {
+    // A scan of pg_class under the statement's snapshot, not to_regclass():
+    // name lookups go through the backend's catalog cache, which can still
+    // hold "no such table" from before another process's schema commit when
+    // only an advisory lock was taken since.
     std::vector<SqlRow> rows;
-    KVBENCH_RETURN_IF_ERROR(Query("SELECT to_regclass($1) IS NOT NULL", {name}, &rows));
-    *exists = !rows.empty() && SqlInt(rows[0][0]) == 1;
+    KVBENCH_RETURN_IF_ERROR(
+        Query("SELECT 1 FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n ON n.oid = "
+              "c.relnamespace WHERE c.relname = $1 AND n.nspname = current_schema()",
+              {name}, &rows));
+    *exists = !rows.empty();
     return Status::OK();
   }
 
