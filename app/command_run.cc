@@ -3,6 +3,7 @@
 #include <memory>
 
 #include "app/cli.h"
+#include "app/history_commands.h"
 #include "app/run_controller.h"
 
 namespace kvbench::app {
@@ -29,7 +30,12 @@ void AddRunCommand(CLI::App& app, int* exit_code) {
       ->allow_extra_args(false);
   cmd->add_flag("--ycsb-output", args->ycsb_output,
                 "Print YCSB-style summary lines ([OVERALL], [READ]...) after each engine");
-  cmd->callback([cmd, args, engines, exit_code] {
+  auto* history = cmd->add_option(
+      "--history", args->history_store,
+      "Add the results to a history store after the run: sqlite:PATH or postgresql://... "
+      "(without a value: $KVBENCH_STORE, else sqlite:~/.local/share/kvbench/history.db)");
+  history->expected(0, 1);
+  cmd->callback([cmd, args, engines, history, exit_code] {
     // The command as the user gave it (options in CLI11's canonical form),
     // for results.json.
     args->command_line = "kvbench run";
@@ -47,6 +53,7 @@ void AddRunCommand(CLI::App& app, int* exit_code) {
     if (!engines->empty()) {
       for (const auto& e : CLI::detail::split(*engines, ',')) args->overrides.engines.push_back(e);
     }
+    if (history->count() > 0) args->history_store = ResolveStoreSpec(args->history_store);
     *exit_code = RunWorkloads(*args);
   });
 }

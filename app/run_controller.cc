@@ -6,12 +6,14 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <iostream>
 #include <memory>
 
 #include <fmt/core.h>
 #include <nlohmann/json.hpp>
 
 #include "app/cli.h"
+#include "app/history_commands.h"
 #include "runner/engine_process.h"
 #include "runner/engine_runner.h"
 #include "runner/environment.h"
@@ -144,6 +146,7 @@ int RunWorkloadFile(const std::string& file, const RunArgs& args, bool several) 
   fs::create_directories(data_root, ec);
 
   results::RunResults results;
+  results.run_id = results::NewRunId();
   results.started_at = runner::UtcTimestamp();
   results.command_line = args.command_line;
   results.environment = runner::CaptureEnvironment(data_root);
@@ -212,11 +215,23 @@ int RunWorkloadFile(const std::string& file, const RunArgs& args, bool several) 
   }
   fmt::print("\nreport: {0}/report.html\n        {0}/report.md\nresults: {1}\n", out,
              results_path);
+  if (!args.history_store.empty()) {
+    if (rc == kExitInterrupted) {
+      fmt::print(stderr, "kvbench: the run was interrupted: not added to the history\n");
+    } else if (RunHistoryAdd({results_path}, args.history_store, std::cout, std::cerr) != kExitOk) {
+      fmt::print(stderr, "kvbench: the results are kept: kvbench history add {}\n", results_path);
+      return kExitBadInput;
+    }
+  }
   return rc;
 }
 
 
 int RunWorkloads(const RunArgs& args) {
+  // A store that cannot be used stops the run before it starts.
+  if (!args.history_store.empty() && CheckHistoryStoreOpens(args.history_store, std::cerr) != kExitOk) {
+    return kExitBadInput;
+  }
   runner::InstallInterruptHandlers();
   int rc = kExitOk;
   for (const std::string& file : args.files) {

@@ -20,6 +20,9 @@ struct RunArgs {
   bool keep_data = false;
   bool quiet = false;
   bool ycsb_output = false;  // YCSB-style summary lines on stdout after each engine
+  // --history: the store each finished run's results.json is added to
+  // (app/history_commands.h); "" = none.
+  std::string history_store;
   std::string command_line;
 };
 

@@ -11,13 +11,20 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <regex>
+#include <vector>
+
+#ifdef KVBENCH_HAVE_PNG
+#include <png.h>
+#endif
 
 #include "reports/golden_test_support.h"
 #include "reports/reporter.h"
+#include "reports/trend_test_support.h"
 #include "tests/scratch_dir.h"
 
 namespace kvbench::reports {
@@ -140,6 +147,62 @@ TEST_F(HtmlBrowserTest, ScreenshotsAreTaken) {
     ASSERT_GT(bytes.size(), 20000u) << "screenshot missing or blank: " << png;
     EXPECT_EQ(bytes.substr(1, 3), "PNG");
   }
+}
+
+#ifdef KVBENCH_HAVE_PNG
+// Pixels of a PNG: how many are dark (text, axes, lines) and how many are
+// clearly coloured (series, change markers). A blank page has neither.
+struct PixelCounts {
+  size_t total = 0, dark = 0, coloured = 0;
+};
+
+bool CountPixels(const std::string& path, PixelCounts* counts) {
+  png_image image{};
+  image.version = PNG_IMAGE_VERSION;
+  if (!png_image_begin_read_from_file(&image, path.c_str())) return false;
+  image.format = PNG_FORMAT_RGB;
+  std::vector<unsigned char> pixels(PNG_IMAGE_SIZE(image));
+  if (!png_image_finish_read(&image, nullptr, pixels.data(), 0, nullptr)) return false;
+  for (size_t i = 0; i + 2 < pixels.size(); i += 3) {
+    const int r = pixels[i], g = pixels[i + 1], b = pixels[i + 2];
+    ++counts->total;
+    counts->dark += r + g + b < 300;
+    counts->coloured += std::max({r, g, b}) - std::min({r, g, b}) > 60;
+  }
+  return true;
+}
+#endif
+
+// The history trend page in a browser: every chart laid out, nothing
+// fetched (the same in-page check as report.html), and a screenshot that is
+// not blank.
+TEST(TrendPageBrowserTest, ChartsAreLaidOutAndTheScreenshotIsNotBlank) {
+  if (access(kChromium, X_OK) != 0) GTEST_SKIP() << kChromium << " is not installed";
+  kvbench::test::ScratchDir dir("trend-browser");
+  std::string page = RenderTrendPage(test::MadeUpTrend());
+  page.insert(page.rfind("</body>"), kCheckScript);
+  const std::string path = dir.path() + "/trend.html";
+  std::ofstream(path) << page;
+  const auto [rc, dom] =
+      RunCommand(ChromiumCommand(dir.path() + "/profile-dom") + " --dump-dom file://" + path +
+                 " 2>/dev/null");
+  ASSERT_EQ(rc, 0);
+  std::smatch title;
+  ASSERT_TRUE(std::regex_search(dom, title, std::regex("<title>([^<]*)</title>")));
+  EXPECT_EQ(title[1].str(), "ok:2:bad=:fetched=0");
+  const std::string png = std::string(KVBENCH_BROWSER_OUT_DIR) + "/trend_browser_test.png";
+  std::filesystem::remove(png);
+  const auto [shot_rc, out] = RunCommand(ChromiumCommand(dir.path() + "/profile-shot", 1200) +
+                                         " --screenshot=" + png + " file://" + path + " 2>/dev/null");
+  ASSERT_EQ(shot_rc, 0) << out;
+#ifdef KVBENCH_HAVE_PNG
+  PixelCounts counts;
+  ASSERT_TRUE(CountPixels(png, &counts)) << "not a PNG: " << png;
+  EXPECT_GT(counts.dark, counts.total / 200) << "too little text or line: blank?";
+  EXPECT_GT(counts.coloured, 2000u) << "no coloured series or markers drawn";
+#else
+  EXPECT_GT(test::ReadText(png).size(), 20000u) << "screenshot missing or blank: " << png;
+#endif
 }
 
 }  // namespace

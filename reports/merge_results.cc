@@ -80,6 +80,8 @@ results::RunResults MergeResults(const std::vector<results::RunResults>& inputs)
     }
   }
   out.finished_at = inputs.back().finished_at;
+  // Not any one input's run: a history store gives a merge an id of its own.
+  out.run_id.clear();
   std::string& d = out.workload.description;
   d += fmt::format(
       "{}Merged from {} results files; the environment and workload shown are the "

@@ -264,6 +264,10 @@ std::string RenderLineChart(const LineChart& chart) {
     for (const LinePoint& p : s.points) {
       xs.push_back(p.x);
       ys.push_back(p.y);
+      if (p.interval) {
+        ys.push_back(p.interval->first);
+        ys.push_back(p.interval->second);
+      }
     }
   }
   if (xs.empty()) return "";
@@ -275,9 +279,9 @@ std::string RenderLineChart(const LineChart& chart) {
     x_axis.hi = *hi > *lo ? *hi : *lo + 1;
     x_axis.ticks = chart.x_ticks;
   } else {
-    x_axis = FitAxis(xs, /*from_zero=*/true, /*allow_log=*/true);
+    x_axis = FitAxis(xs, /*from_zero=*/true, chart.x_log_allowed);
   }
-  const Axis y_axis = FitAxis(ys, /*from_zero=*/true, /*allow_log=*/true);
+  const Axis y_axis = FitAxis(ys, chart.y_from_zero, chart.y_log_allowed);
 
   std::vector<LegendEntry> entries;
   for (const LineSeries& s : chart.series) entries.push_back({s.name, s.colour, false, true});
@@ -305,8 +309,24 @@ std::string RenderLineChart(const LineChart& chart) {
   s += fmt::format("<text x=\"{}\" y=\"{}\" text-anchor=\"middle\">{}</text>",
                    Num((kPlotLeft + kPlotRight) / 2), Num(bottom + 42),
                    AxisTitle(chart.x_label, x_axis.log));
+  for (const LineMarker& m : chart.markers) {
+    s += fmt::format(
+        "<g class=\"marker\"><line x1=\"{0}\" y1=\"{1}\" x2=\"{0}\" y2=\"{2}\" stroke=\"{3}\" "
+        "stroke-width=\"1.5\" stroke-dasharray=\"5 3\"/><text x=\"{4}\" y=\"{5}\" fill=\"{3}\">"
+        "{6}</text><title>{7}</title></g>",
+        Num(px(m.x)), Num(top), Num(bottom), HtmlEscape(m.colour), Num(px(m.x) + 3), Num(top + 11),
+        HtmlEscape(m.label), HtmlEscape(m.note));
+  }
+  for (const LineLevel& l : chart.levels) {
+    s += fmt::format(
+        "<line class=\"level\" x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"#57606a\" "
+        "stroke-width=\"1.5\" stroke-dasharray=\"2 2\"><title>{}</title></line>",
+        Num(px(l.x_from)), Num(py(l.y)), Num(px(l.x_to)), Num(py(l.y)), HtmlEscape(l.note));
+  }
   for (const LineSeries& series : chart.series) {
     const std::string colour = HtmlEscape(series.colour);
+    // Hundreds of runs: smaller points, so the line stays readable.
+    const char* radius = series.points.size() > 150 ? "2.5" : "4";
     std::string points;
     for (const LinePoint& p : series.points) {
       if (y_axis.log && p.y <= 0) continue;
@@ -317,10 +337,17 @@ std::string RenderLineChart(const LineChart& chart) {
                      points, colour);
     for (const LinePoint& p : series.points) {
       if (y_axis.log && p.y <= 0) continue;
+      if (p.interval) {
+        s += fmt::format(
+            "<line class=\"ci\" x1=\"{0}\" y1=\"{1}\" x2=\"{0}\" y2=\"{2}\" stroke=\"{3}\" "
+            "stroke-opacity=\"0.45\" stroke-width=\"1.5\"/>",
+            Num(px(p.x)), Num(py(std::max(p.interval->first, y_axis.log ? y_axis.lo : -INFINITY))),
+            Num(py(p.interval->second)), colour);
+      }
       s += fmt::format(
-          "<circle cx=\"{}\" cy=\"{}\" r=\"4\" fill=\"{}\" stroke=\"#fff\"><title>{}: {}, {}{}"
+          "<circle cx=\"{}\" cy=\"{}\" r=\"{}\" fill=\"{}\" stroke=\"#fff\"><title>{}: {}, {}{}"
           "</title></circle>",
-          Num(px(p.x)), Num(py(p.y)), colour, HtmlEscape(series.name),
+          Num(px(p.x)), Num(py(p.y)), radius, colour, HtmlEscape(series.name),
           HtmlEscape(ValueText(p.x, chart.x_unit)), HtmlEscape(ValueText(p.y, chart.y_unit)),
           p.note.empty() ? "" : " (" + HtmlEscape(p.note) + ")");
     }

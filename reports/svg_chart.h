@@ -49,6 +49,26 @@ struct LinePoint {
   double x = 0;
   double y = 0;
   std::string note;  // added to the tooltip: "target 2,000/s"
+  // The confidence interval of y (low, high), drawn as an error bar.
+  std::optional<std::pair<double, double>> interval;
+};
+
+// A vertical dashed line across the plot at x (a change point), labelled at
+// its top.
+struct LineMarker {
+  double x = 0;
+  std::string label;
+  std::string colour = "#cf222e";
+  std::string note;  // its tooltip
+};
+
+// A dashed horizontal segment from x_from to x_to at y (a series' level
+// between two change points).
+struct LineLevel {
+  double x_from = 0;
+  double x_to = 0;
+  double y = 0;
+  std::string note;  // its tooltip
 };
 
 struct LineSeries {
@@ -63,6 +83,13 @@ struct LineChart {
   std::string x_label, y_label;  // axis titles with units
   std::string x_unit, y_unit;    // after values in tooltips
   std::vector<double> x_ticks;   // explicit ticks (thread counts); empty: automatic
+  // Axis choices: a trend over run numbers wants a linear x axis and a y
+  // axis fitted to the values rather than starting at 0.
+  bool x_log_allowed = true;
+  bool y_log_allowed = true;
+  bool y_from_zero = true;
+  std::vector<LineMarker> markers;
+  std::vector<LineLevel> levels;
 };
 
 // The <svg> element, or "" when there is nothing to draw (no positive value).

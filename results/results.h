@@ -169,6 +169,11 @@ struct WorkloadInfo {
 
 struct RunResults {
   int schema_version = kResultsSchemaVersion;
+  // A unique id given to the run when it starts (NewRunId), so a results file
+  // added to a history store twice is stored once. Empty in files written
+  // before it existed (optional in the schema); the history store then
+  // derives an id from the file's content.
+  std::string run_id;
   std::string started_at;   // ISO 8601 UTC
   std::string finished_at;
   std::string command_line;
@@ -177,6 +182,10 @@ struct RunResults {
   std::vector<EngineRun> engines;
   std::vector<PhaseRun> runs;
 };
+
+// A fresh random run id: 32 lower-case hex digits (128 bits from the
+// system's random device).
+std::string NewRunId();
 
 // n/median/min/max/CI of a set of values.
 Spread SpreadOfValues(std::vector<double> values, double level = kConfidenceLevel);

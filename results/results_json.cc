@@ -293,15 +293,17 @@ json ResultsToJson(const RunResults& res) {
   for (const EngineRun& er : res.engines) engines.push_back(EngineRunToJson(er));
   json runs = json::array();
   for (const PhaseRun& pr : res.runs) runs.push_back(PhaseRunToJson(pr));
-  return {{"schema", kResultsSchemaName},
-          {"schema_version", res.schema_version},
-          {"started_at", res.started_at},
-          {"finished_at", res.finished_at},
-          {"command_line", res.command_line},
-          {"environment", env},
-          {"workload", workload},
-          {"engines", engines},
-          {"runs", runs}};
+  json doc = {{"schema", kResultsSchemaName},
+              {"schema_version", res.schema_version},
+              {"started_at", res.started_at},
+              {"finished_at", res.finished_at},
+              {"command_line", res.command_line},
+              {"environment", env},
+              {"workload", workload},
+              {"engines", engines},
+              {"runs", runs}};
+  if (!res.run_id.empty()) doc["run_id"] = res.run_id;
+  return doc;
 }
 
 Status ResultsFromJson(const json& doc, RunResults* out) {
@@ -325,6 +327,8 @@ Status ResultsFromJson(const json& doc, RunResults* out) {
   r.Get(doc, "started_at", &res.started_at);
   r.Get(doc, "finished_at", &res.finished_at);
   r.Get(doc, "command_line", &res.command_line);
+  // Optional: files written before run ids existed have none.
+  if (doc.contains("run_id")) r.Get(doc, "run_id", &res.run_id);
 
   json env;
   r.set_where("results.environment");
@@ -404,7 +408,7 @@ Status WriteResultsFile(const RunResults& results, const std::string& path) {
   return WriteFileAtomically(path, ResultsToJson(results).dump(1) + "\n");
 }
 
-Status ReadResultsFile(const std::string& path, RunResults* out) {
+Status ReadResultsFile(const std::string& path, RunResults* out, std::string* bytes) {
   std::ifstream in(path, std::ios::binary);
   if (!in) return Status::IOError("'" + path + "': cannot be read: " + std::strerror(errno));
   std::stringstream buffer;
@@ -416,6 +420,7 @@ Status ReadResultsFile(const std::string& path, RunResults* out) {
     return Status::InvalidArgument("'" + path + "': not valid JSON (truncated?) at byte " +
                                    std::to_string(e.byte));
   }
+  if (bytes != nullptr) *bytes = buffer.str();
   return ResultsFromJson(doc, out).WithContext("'" + path + "'");
 }
 

@@ -33,7 +33,8 @@ Status EngineRunFromJson(const nlohmann::json& doc, EngineRun* out);
 // failed write.
 Status WriteResultsFile(const RunResults& results, const std::string& path);
 // "<path>: not valid JSON (truncated?) at byte N" / "<path>: schema_version 9
-// is not supported (this kvbench reads 1)".
-Status ReadResultsFile(const std::string& path, RunResults* out);
+// is not supported (this kvbench reads 1)". When `bytes` is given it gets
+// the file's bytes as read (the history store hashes them).
+Status ReadResultsFile(const std::string& path, RunResults* out, std::string* bytes = nullptr);
 
 }  // namespace kvbench::results

@@ -25,17 +25,21 @@ packages=(
   libsqlite3-dev libdb-dev libtokyocabinet-dev liblmdb-dev libhiredis-dev redis-server
   librocksdb-dev libleveldb-dev libwiredtiger-dev libgdbm-dev
   libkyotocabinet-dev libtkrzw-dev
-  # libraries kvbench itself uses
-  libfmt-dev libtomlplusplus-dev libcli11-dev nlohmann-json3-dev
+  # libraries kvbench itself uses; libpq-dev for history stores on PostgreSQL
+  libfmt-dev libtomlplusplus-dev libcli11-dev nlohmann-json3-dev libpq-dev
   # tests and micro-benchmarks; chromium renders report.html headless in the
   # browser test
   libgtest-dev libgmock-dev libbenchmark-dev chromium
+  # the browser test decodes its screenshots to check they are not blank
+  libpng-dev
   # the test that validates results.json against docs/results.schema.json
   python3 python3-jsonschema
 )
 
 # Only the test suite needs these; the quickstart does not.
 test_packages=(
+  # the history store tests start a private PostgreSQL server
+  postgresql
 )
 
 if $with_tests; then
