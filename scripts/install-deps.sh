@@ -25,8 +25,9 @@ packages=(
   libsqlite3-dev libdb-dev libtokyocabinet-dev liblmdb-dev libhiredis-dev redis-server
   librocksdb-dev libleveldb-dev libwiredtiger-dev libgdbm-dev
   libkyotocabinet-dev libtkrzw-dev
-  # libraries kvbench itself uses; libpq-dev for history stores on PostgreSQL
-  libfmt-dev libtomlplusplus-dev libcli11-dev nlohmann-json3-dev libpq-dev
+  # libraries kvbench itself uses; libpq-dev for history stores on PostgreSQL,
+  # libssl-dev for SHA-256 content ids
+  libfmt-dev libtomlplusplus-dev libcli11-dev nlohmann-json3-dev libpq-dev libssl-dev
   # tests and micro-benchmarks; chromium renders report.html headless in the
   # browser test
   libgtest-dev libgmock-dev libbenchmark-dev chromium

@@ -1,4 +1,4 @@
-// SHA-256 (FIPS 180-4) of a byte string, for content ids: the run id of a
+// SHA-256 (OpenSSL's libcrypto) of a byte string, for content ids: the run id of a
 // results file written before run ids existed, the workload hash and the
 // host fingerprint. Not for secrets: nothing here is constant-time.
 #pragma once
