@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <set>
 
 #include "reports/history_text.h"
@@ -57,6 +58,10 @@ std::string SeriesChart(const results::Series& s, size_t index) {
   chart.x_log_allowed = false;
   chart.y_log_allowed = false;
   chart.y_from_zero = false;
+  // Runs are numbered 1..n: whole-number ticks, at most about ten of them.
+  const size_t runs = s.points.size();
+  const size_t step = std::max<size_t>(1, (runs + 9) / 10);
+  for (size_t run = 1; run <= runs; run += step) chart.x_ticks.push_back(static_cast<double>(run));
   svg::LineSeries line;
   line.name = SeriesLabel(s.key);
   line.colour = svg::PaletteColour(index);
