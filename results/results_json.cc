@@ -1,4 +1,5 @@
 #include "results/results_json.h"
+#include "results/durability.h"
 
 #include <fcntl.h>
 #include <unistd.h>
@@ -293,15 +294,17 @@ json ResultsToJson(const RunResults& res) {
   for (const EngineRun& er : res.engines) engines.push_back(EngineRunToJson(er));
   json runs = json::array();
   for (const PhaseRun& pr : res.runs) runs.push_back(PhaseRunToJson(pr));
-  return {{"schema", kResultsSchemaName},
-          {"schema_version", res.schema_version},
-          {"started_at", res.started_at},
-          {"finished_at", res.finished_at},
-          {"command_line", res.command_line},
-          {"environment", env},
-          {"workload", workload},
-          {"engines", engines},
-          {"runs", runs}};
+  json doc = {{"schema", kResultsSchemaName},
+              {"schema_version", res.schema_version},
+              {"started_at", res.started_at},
+              {"finished_at", res.finished_at},
+              {"command_line", res.command_line},
+              {"environment", env},
+              {"workload", workload},
+              {"engines", engines},
+              {"runs", runs}};
+  if (!res.durability.empty()) doc["durability"] = DurabilityToJson(res.durability);
+  return doc;
 }
 
 Status ResultsFromJson(const json& doc, RunResults* out) {
@@ -384,6 +387,9 @@ Status ResultsFromJson(const json& doc, RunResults* out) {
     }
   }
   if (!r.ok()) return Status::InvalidArgument(r.error());
+  if (doc.contains("durability")) {
+    KVBENCH_RETURN_IF_ERROR(DurabilityFromJson(doc["durability"], &res.durability));
+  }
   *out = std::move(res);
   return Status::OK();
 }
