@@ -27,8 +27,10 @@ void ClassifyDurability(DurabilityRun* run) {
   } else {
     run->measured = kPromiseDurable;
   }
-  run->finding = PromiseRank(run->declared) > PromiseRank(run->measured) ||
-                 (run->declared_atomic && run->atomicity_violations > 0);
+  // Atomic batches are promised only where the fault leaves a consistent state at all.
+  const int declared = PromiseRank(run->declared);
+  run->finding = declared > PromiseRank(run->measured) ||
+                 (run->declared_atomic && declared >= 1 && run->atomicity_violations > 0);
 }
 
 nlohmann::json DurabilityToJson(const std::vector<DurabilityRun>& runs) {

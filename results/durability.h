@@ -18,7 +18,8 @@ inline constexpr const char* kPromiseDurable = "durable";
 // Sets run->measured from the counts ("nothing" when any trial was corrupt or
 // unopenable, else "consistent" when any lost an acknowledged commit, else
 // "durable"; empty with no trials) and run->finding (the declaration promised
-// more than that, or atomic batches and a batch was seen partial).
+// more than that, or atomic batches under a promise of at least "consistent"
+// and a batch was seen partial).
 void ClassifyDurability(DurabilityRun* run);
 
 // 0 nothing, 1 consistent, 2 durable; -1 for anything else.
