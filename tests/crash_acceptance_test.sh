@@ -135,7 +135,8 @@ echo "ok: kvbench SIGKILLed: no mount left"
 mkdir -p "$WORK/stale/b" "$WORK/stale/t" "$WORK/stale/m"
 mkfifo "$WORK/stale/in"
 exec 8<>"$WORK/stale/in"  # the daemon's stdin stays open: it would unmount at EOF
-"$LAYER" --backing "$WORK/stale/b" --trash "$WORK/stale/t" --mount "$WORK/stale/m" <&8 > /dev/null &
+"$LAYER" --backing "$WORK/stale/b" --trash "$WORK/stale/t" --mount "$WORK/stale/m" \
+    < "$WORK/stale/in" > /dev/null &
 layer_pid=$!
 for _ in $(seq 100); do [ "$(mounts_under "$WORK/stale/m")" != 0 ] && break; sleep 0.05; done
 kill -KILL $layer_pid; wait $layer_pid 2>/dev/null || true
