@@ -27,6 +27,11 @@ void AddCrashCommand(CLI::App& app, int* exit_code);
 // `kvbench help [COMMAND]`: the same text as --help.
 void AddHelpCommand(CLI::App& app, int* exit_code);
 
+// "kvbench <name> <positionals> --option value..." as CLI11 parsed `cmd`
+// (options in their canonical form, flags without a value), for results.json.
+// `positional` names the option that holds the positionals.
+std::string CanonicalCommandLine(const CLI::App& cmd, const std::string& positional);
+
 // kvbench's version, revision, build type, compiler and every engine
 // library's version, for --version.
 std::string VersionText();

@@ -227,17 +227,7 @@ void AddCrashCommand(CLI::App& app, int* exit_code) {
                 "Skip the normal run of the workload's phases (no throughput beside the trials)");
   cmd->add_flag("-q,--quiet", args->quiet, "No progress on stderr");
   cmd->callback([cmd, args, engines, exit_code] {
-    args->command_line = "kvbench crash " + args->file;
-    for (const CLI::Option* option : cmd->get_options()) {
-      if (option->get_name() == "workload" || option->count() == 0) continue;
-      if (option->get_items_expected_max() == 0) {
-        args->command_line += " " + option->get_name();
-        continue;
-      }
-      for (const std::string& v : option->results()) {
-        args->command_line += " " + option->get_name() + " " + v;
-      }
-    }
+    args->command_line = CanonicalCommandLine(*cmd, "workload");
     if (!engines->empty()) {
       for (const auto& e : CLI::detail::split(*engines, ',')) args->overrides.engines.push_back(e);
     }

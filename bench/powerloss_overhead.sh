@@ -13,7 +13,7 @@ mkdir -p "$WORK/backing" "$WORK/trash" "$WORK/mnt"
 mkfifo "$WORK/control"
 exec 8<>"$WORK/control"  # our write end: closing it is the daemon's EOF (it unmounts)
 "$LAYER" --backing "$WORK/backing" --trash "$WORK/trash" --mount "$WORK/mnt" < "$WORK/control" \
-    > "$WORK/layer.out" &
+    > "$WORK/layer.out" 8>&- &
 layer_pid=$!
 cleanup() { exec 8>&-; wait $layer_pid 2>/dev/null || true; rm -rf "$WORK"; }
 trap cleanup EXIT

@@ -30,13 +30,17 @@ namespace kvbench::powerloss {
 inline constexpr const char *kFsName = "kvbench-powerloss";
 
 struct FsConfig {
-  std::string backing; // existing directory: what the mount shows
-  std::string trash;   // existing empty directory on the backing's file system
-  std::string mountpoint; // existing empty directory
+  std::string backing;     // existing directory: what the mount shows
+  std::string trash;       // existing empty directory on the backing's file system
+  std::string mountpoint;  // existing empty directory
+  // Bypass the page cache (FUSE direct_io). Only for checking what the kernel
+  // then allows for shared writable mmap (docs/durability.md); the crash
+  // driver never sets it.
+  bool direct_io = false;
 };
 
 class PowerLossFs {
-public:
+ public:
   PowerLossFs();
   ~PowerLossFs();
   PowerLossFs(const PowerLossFs &) = delete;
@@ -64,8 +68,8 @@ public:
   // For the request handlers (FUSE's private data).
   struct Impl;
 
-private:
+ private:
   std::unique_ptr<Impl> impl_;
 };
 
-} // namespace kvbench::powerloss
+}  // namespace kvbench::powerloss

@@ -3,7 +3,10 @@
 // that process would wait on itself), so the crash driver (runner/) starts
 // this binary, one per trial.
 //
-//   kvbench-powerloss --backing DIR --trash DIR --mount DIR
+//   kvbench-powerloss --backing DIR --trash DIR --mount DIR [--direct-io]
+//
+// --direct-io bypasses the page cache; it exists to check what the kernel
+// allows then (docs/durability.md), kvbench never passes it.
 //
 // Control protocol: one command a line on stdin, one answer a line on stdout.
 //   (at start)          -> "ready" once mounted, or "error MESSAGE" and exit 2
@@ -58,12 +61,11 @@ void ServeControl(PowerLossFs *fs) {
         continue;
       }
       CutStats st;
-      const kvbench::Status s = fs->Cut(
-          mode == "torn" ? CutMode::kTorn : CutMode::kDiscard, seed, &st);
+      const kvbench::Status s =
+          fs->Cut(mode == "torn" ? CutMode::kTorn : CutMode::kDiscard, seed, &st);
       if (s.ok()) {
-        Answer("ok files=" + std::to_string(st.files) +
-               " dropped=" + std::to_string(st.pages_dropped) +
-               " kept=" + std::to_string(st.pages_kept) +
+        Answer("ok files=" + std::to_string(st.files) + " dropped=" +
+               std::to_string(st.pages_dropped) + " kept=" + std::to_string(st.pages_kept) +
                " names_undone=" + std::to_string(st.name_ops_undone) +
                " names_kept=" + std::to_string(st.name_ops_kept));
       } else {
@@ -79,13 +81,18 @@ void ServeControl(PowerLossFs *fs) {
   fs->RequestUnmount();
 }
 
-} // namespace
+}  // namespace
 
 int main(int argc, char **argv) {
   FsConfig config;
-  for (int i = 1; i + 1 < argc; i += 2) {
+  for (int i = 1; i < argc; i += 2) {
     const std::string flag = argv[i];
-    if (flag == "--backing") {
+    if (flag == "--direct-io") {
+      config.direct_io = true;
+      --i;
+    } else if (i + 1 == argc) {
+      break;
+    } else if (flag == "--backing") {
       config.backing = argv[i + 1];
     } else if (flag == "--trash") {
       config.trash = argv[i + 1];
@@ -93,10 +100,8 @@ int main(int argc, char **argv) {
       config.mountpoint = argv[i + 1];
     }
   }
-  if (config.backing.empty() || config.trash.empty() ||
-      config.mountpoint.empty()) {
-    Answer(
-        "error usage: kvbench-powerloss --backing DIR --trash DIR --mount DIR");
+  if (config.backing.empty() || config.trash.empty() || config.mountpoint.empty()) {
+    Answer("error usage: kvbench-powerloss --backing DIR --trash DIR --mount DIR");
     return 2;
   }
   PowerLossFs fs;
@@ -107,7 +112,7 @@ int main(int argc, char **argv) {
   fs.InstallSignalHandlers();
   Answer("ready");
   std::thread control(ServeControl, &fs);
-  control.detach(); // it may sit in getline after a signal ended the loop
+  control.detach();  // it may sit in getline after a signal ended the loop
   const int rc = fs.Loop();
   return rc == 0 ? 0 : 1;
 }

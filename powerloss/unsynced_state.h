@@ -43,16 +43,15 @@ enum class CutMode { kDiscard, kTorn };
 
 // What a cut did, for the driver's log and the tests.
 struct CutStats {
-  uint64_t files = 0; // files with unsynced data
-  uint64_t pages_dropped =
-      0;                   // unsynced pages given their pre-image or zeros back
-  uint64_t pages_kept = 0; // unsynced pages that survived (torn only)
-  uint64_t name_ops_undone = 0; // creates, unlinks, renames reversed
-  uint64_t name_ops_kept = 0; // unsynced name changes that survived (torn only)
+  uint64_t files = 0;            // files with unsynced data
+  uint64_t pages_dropped = 0;    // unsynced pages given their pre-image or zeros back
+  uint64_t pages_kept = 0;       // unsynced pages that survived (torn only)
+  uint64_t name_ops_undone = 0;  // creates, unlinks, renames reversed
+  uint64_t name_ops_kept = 0;    // unsynced name changes that survived (torn only)
 };
 
 class UnsyncedState {
-public:
+ public:
   // `root_fd`: an O_PATH/O_DIRECTORY descriptor of the backing root, owned by
   // the caller. `trash_dir`: an absolute path on the same file system (so a
   // rename can move files into it), empty, owned by this object from now on.
@@ -71,12 +70,10 @@ public:
   // Names. Each performs the operation on the backing directory itself (an
   // unlink becomes a move into the trash) and records its undo. Errors are
   // -errno, as FUSE wants them; 0 on success.
-  void Created(const std::string
-                   &path); // after a create/mknod/mkdir/symlink/link succeeded
+  void Created(const std::string &path);  // after a create/mknod/mkdir/symlink/link succeeded
   int Unlink(const std::string &path);
   int Rmdir(const std::string &path);
-  int Rename(const std::string &from, const std::string &to,
-             unsigned int flags);
+  int Rename(const std::string &from, const std::string &to, unsigned int flags);
   // fsync of a directory: the name changes inside it are durable.
   void DirectorySynced(const std::string &path);
 
@@ -90,39 +87,37 @@ public:
   size_t files_pending() const { return files_.size(); }
   size_t names_pending() const { return names_.size(); }
 
-private:
+ private:
   struct FileUndo {
-    int fd = -1; // our own descriptor: valid across renames and unlinks
+    int fd = -1;  // our own descriptor: valid across renames and unlinks
     uint64_t synced_size = 0;
-    uint64_t size_now = 0; // the size after the writes and truncates seen
-    std::map<uint64_t, std::string>
-        pre_images;               // page index -> bytes it held when synced
-    std::set<uint64_t> new_pages; // pages written at or past synced_size
+    uint64_t size_now = 0;                       // the size after the writes and truncates seen
+    std::map<uint64_t, std::string> pre_images;  // page index -> bytes it held when synced
+    std::set<uint64_t> new_pages;                // pages written at or past synced_size
   };
   struct NameUndo {
     enum Kind { kCreated, kRemoved, kRenamed } kind = kCreated;
-    std::string path; // created or removed name; rename: the new name
-    std::string from; // rename: the old name
-    std::string
-        trash; // removed file, or the rename target it replaced; "" if none
-    std::set<std::string> unsynced_dirs; // parents still to be fsynced
+    std::string path;   // created or removed name; rename: the new name
+    std::string from;   // rename: the old name
+    std::string trash;  // removed file, or the rename target it replaced; "" if none
+    std::set<std::string> unsynced_dirs;  // parents still to be fsynced
   };
 
   FileUndo *StateOf(int fd, Status *error);
   Status CapturePage(FileUndo *file, uint64_t page);
   std::string NewTrashPath();
-  void Forget(const NameUndo &op); // the op became durable: free its trash
+  void Forget(const NameUndo &op);  // the op became durable: free its trash
   int UndoName(const NameUndo &op);
   Status UndoFile(FileUndo *file, CutMode mode, uint64_t *rng, CutStats *stats);
 
   int root_fd_;
   std::string trash_dir_;
   uint64_t trash_counter_ = 0;
-  std::map<uint64_t, FileUndo> files_; // by inode number
-  std::vector<NameUndo> names_;        // oldest first
+  std::map<uint64_t, FileUndo> files_;  // by inode number
+  std::vector<NameUndo> names_;         // oldest first
 };
 
 // "a/b/c" -> "a/b"; "c" -> "".
 std::string ParentOf(const std::string &path);
 
-} // namespace kvbench::powerloss
+}  // namespace kvbench::powerloss

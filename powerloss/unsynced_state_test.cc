@@ -3,14 +3,13 @@
 #include "powerloss/unsynced_state.h"
 
 #include <fcntl.h>
+#include <gtest/gtest.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
 #include <string>
-
-#include <gtest/gtest.h>
 
 #include "tests/scratch_dir.h"
 
@@ -20,14 +19,13 @@ namespace {
 namespace fs = std::filesystem;
 
 class UnsyncedStateTest : public ::testing::Test {
-protected:
+ protected:
   void SetUp() override {
     fs::create_directory(root());
     fs::create_directory(scratch_.path() + "/trash");
     root_fd_ = ::open(root().c_str(), O_RDONLY | O_DIRECTORY);
     ASSERT_GE(root_fd_, 0);
-    state_ =
-        std::make_unique<UnsyncedState>(root_fd_, scratch_.path() + "/trash");
+    state_ = std::make_unique<UnsyncedState>(root_fd_, scratch_.path() + "/trash");
   }
   void TearDown() override {
     state_.reset();
@@ -38,9 +36,8 @@ protected:
   // Writes through the state, as the file system does.
   void Write(int fd, uint64_t offset, const std::string &bytes) {
     ASSERT_TRUE(state_->BeforeWrite(fd, offset, bytes.size()).ok());
-    ASSERT_EQ(
-        ::pwrite(fd, bytes.data(), bytes.size(), static_cast<off_t>(offset)),
-        static_cast<ssize_t>(bytes.size()));
+    ASSERT_EQ(::pwrite(fd, bytes.data(), bytes.size(), static_cast<off_t>(offset)),
+              static_cast<ssize_t>(bytes.size()));
   }
   int Create(const std::string &name) {
     const int fd = ::openat(root_fd_, name.c_str(), O_RDWR | O_CREAT, 0644);
@@ -62,8 +59,7 @@ TEST_F(UnsyncedStateTest, DiscardKeepsExactlyWhatWasSynced) {
   Write(fd, 0, std::string(10000, 'a'));
   state_->FileSynced(fd);
   state_->DirectorySynced("");
-  Write(fd, 5000,
-        std::string(20000, 'b')); // over synced pages and past the end
+  Write(fd, 5000, std::string(20000, 'b'));  // over synced pages and past the end
   ASSERT_TRUE(state_->BeforeTruncate(fd, 100).ok());
   ASSERT_EQ(::ftruncate(fd, 100), 0);
   CutStats stats;
@@ -81,8 +77,7 @@ TEST_F(UnsyncedStateTest, UnsyncedNamesAreUndoneNewestFirst) {
   state_->FileSynced(fd);
   ::close(fd);
   state_->Checkpoint();
-  fd = Create(
-      "tmp"); // the write-then-rename pattern, without the directory fsync
+  fd = Create("tmp");  // the write-then-rename pattern, without the directory fsync
   Write(fd, 0, "new contents");
   state_->FileSynced(fd);
   ::close(fd);
@@ -102,7 +97,7 @@ TEST_F(UnsyncedStateTest, DirectoryFsyncMakesNamesDurable) {
   const int fd = Create("d/x");
   state_->FileSynced(fd);
   ::close(fd);
-  state_->DirectorySynced(""); // the wrong directory: d/x still pending
+  state_->DirectorySynced("");  // the wrong directory: d/x still pending
   EXPECT_EQ(state_->names_pending(), 1u);
   state_->DirectorySynced("d");
   EXPECT_EQ(state_->names_pending(), 0u);
@@ -116,26 +111,22 @@ std::string TornResult(uint64_t seed) {
   test::ScratchDir dir("powerloss-torn");
   fs::create_directory(dir.path() + "/root");
   fs::create_directory(dir.path() + "/trash");
-  const int root_fd =
-      ::open((dir.path() + "/root").c_str(), O_RDONLY | O_DIRECTORY);
+  const int root_fd = ::open((dir.path() + "/root").c_str(), O_RDONLY | O_DIRECTORY);
   std::string out;
   {
     UnsyncedState state(root_fd, dir.path() + "/trash");
     const int fd = ::openat(root_fd, "f", O_RDWR | O_CREAT, 0644);
     const std::string base(64 * 1024, 'a');
-    EXPECT_EQ(::pwrite(fd, base.data(), base.size(), 0),
-              static_cast<ssize_t>(base.size()));
+    EXPECT_EQ(::pwrite(fd, base.data(), base.size(), 0), static_cast<ssize_t>(base.size()));
     state.Checkpoint();
     const std::string next(64 * 1024, 'b');
     EXPECT_TRUE(state.BeforeWrite(fd, 0, next.size()).ok());
-    EXPECT_EQ(::pwrite(fd, next.data(), next.size(), 0),
-              static_cast<ssize_t>(next.size()));
+    EXPECT_EQ(::pwrite(fd, next.data(), next.size(), 0), static_cast<ssize_t>(next.size()));
     CutStats stats;
     EXPECT_TRUE(state.Cut(CutMode::kTorn, seed, &stats).ok());
     EXPECT_EQ(stats.pages_kept + stats.pages_dropped, 16u);
     out.resize(base.size());
-    EXPECT_EQ(::pread(fd, out.data(), out.size(), 0),
-              static_cast<ssize_t>(out.size()));
+    EXPECT_EQ(::pread(fd, out.data(), out.size(), 0), static_cast<ssize_t>(out.size()));
     ::close(fd);
   }
   ::close(root_fd);
@@ -143,8 +134,7 @@ std::string TornResult(uint64_t seed) {
   std::string pages;
   for (size_t i = 0; i < out.size(); i += kPageSize) {
     pages += out[i];
-    EXPECT_EQ(out.substr(i, kPageSize), std::string(kPageSize, out[i]))
-        << "page torn inside";
+    EXPECT_EQ(out.substr(i, kPageSize), std::string(kPageSize, out[i])) << "page torn inside";
   }
   return pages;
 }
@@ -157,5 +147,5 @@ TEST(UnsyncedStateTorn, SubsetOfPagesDependsOnTheSeedOnly) {
   EXPECT_NE(a.find('b'), std::string::npos);
 }
 
-} // namespace
-} // namespace kvbench::powerloss
+}  // namespace
+}  // namespace kvbench::powerloss

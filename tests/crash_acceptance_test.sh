@@ -70,6 +70,20 @@ for e in pbtree@commit pbtree@none; do
   expect "$WORK/kill/results.json" kill $e \
     'd["corrupt"] == 0 and d["unopenable"] == 0 and d["atomicity_violations"] == 0 and d["integrity_checked"] == d["trials"]'
 done
+# With the throughput run: the phases' figures sit beside the trials, never mixed.
+"$KVBENCH" crash "$WL" --engines pbtree@commit,lmdb@writemap --trials 2 --scale 0.05 --repeat 2 \
+    --quiet --out "$WORK/thru" > /dev/null
+python3 - "$WORK/thru/results.json" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+for e in ("pbtree@commit", "lmdb@writemap"):
+    phases = [x for x in r["runs"] if x["engine"] == e and x["status"] == "ok"]
+    assert len(phases) == 2, f"{e}: {len(phases)} phases ran normally"
+    (d,) = [x for x in r["durability"] if x["engine"] == e]
+    assert d["status"] == "ok" and d["trials"] == 2 and d["measured"] == "durable", d
+print("ok: throughput run and trials in one results.json (lmdb MDB_WRITEMAP through the layer too)")
+PY
+grep -q "commit-8 .*/s" "$WORK/thru/report.md" || fail "report.md shows no throughput beside the trials"
 [ "$(mounts_under "$WORK")" = 0 ] || fail "a power-loss mount outlived a normal run"
 
 # 3. The results validate, and the reports carry the section.
@@ -136,7 +150,7 @@ mkdir -p "$WORK/stale/b" "$WORK/stale/t" "$WORK/stale/m"
 mkfifo "$WORK/stale/in"
 exec 8<>"$WORK/stale/in"  # the daemon's stdin stays open: it would unmount at EOF
 "$LAYER" --backing "$WORK/stale/b" --trash "$WORK/stale/t" --mount "$WORK/stale/m" \
-    < "$WORK/stale/in" > /dev/null &
+    < "$WORK/stale/in" > /dev/null 8>&- &
 layer_pid=$!
 for _ in $(seq 100); do [ "$(mounts_under "$WORK/stale/m")" != 0 ] && break; sleep 0.05; done
 kill -KILL $layer_pid; wait $layer_pid 2>/dev/null || true
