@@ -99,6 +99,10 @@ print("ok: results.json files validate")
 PY
 grep -q "^## Durability" "$WORK/durable/report.md" || fail "report.md has no Durability section"
 grep -q 'id="durability"' "$WORK/durable/report.html" || fail "report.html has no Durability section"
+# `kvbench report A B` merges the durability sections too.
+merged=$("$KVBENCH" report "$WORK/durable/results.json" "$WORK/kill/results.json")
+grep -q "^| pbtree@commit | torn |" <<<"$merged" || fail "merged report lacks the first input's trials"
+grep -q "^| pbtree@commit#2 | kill |" <<<"$merged" || fail "merged report lacks the second input's trials"
 
 # 4. Bad input: exit 2, one message.
 bad() {  # bad 'expected message part' ARGS...
