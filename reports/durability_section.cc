@@ -51,11 +51,20 @@ std::string DurabilityNote() {
 
 Table DurabilityTable(const results::RunResults& results) {
   Table t;
-  t.header = {"engine",     "fault",           "declared",
-              "measured",   "trials",          "lost acked (trials)",
-              "most lost",  "partial batches", "corrupt",
-              "unopenable", "recovery median", "recovery max",
-              "throughput", "declared because"};
+  t.header = {"engine",
+              "fault",
+              "declared",
+              "measured",
+              "trials",
+              "lost acked (trials)",
+              "most lost",
+              "partial batches",
+              "corrupt",
+              "unopenable",
+              "recovery median",
+              "recovery max",
+              "throughput (normal run)",
+              "declared because"};
   t.numeric = {false, false, false, false, true, true,  true,
                true,  true,  true,  true,  true, false, false};
   for (const results::DurabilityRun& d : results.durability) {
