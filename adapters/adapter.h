@@ -59,6 +59,33 @@ struct Capabilities {
   size_t max_key_size = 0;
 };
 
+// What an acknowledged commit (Put/Delete outside a batch, or CommitBatch,
+// returned OK) is promised to survive, by the engine's own documentation under
+// the options given. `kvbench crash` measures the same faults and reports any
+// disagreement; a declaration that promises more than was measured is a
+// finding, so declare only what the engine's documentation promises.
+enum class FaultPromise {
+  kNothing,     // no promise: acknowledged commits may be lost, the files may not open
+  kConsistent,  // the files open and hold the state after some earlier commit; recent
+                // acknowledged commits may be missing
+  kDurable,     // every acknowledged commit is there
+};
+
+struct DurabilityDeclaration {
+  // The process is killed (SIGKILL): the operating system's page cache
+  // survives, the engine's own memory does not.
+  FaultPromise process_crash = FaultPromise::kNothing;
+  // The power is cut: only what was fsynced (fdatasync, msync, directory
+  // fsync for names) survives.
+  FaultPromise power_loss = FaultPromise::kNothing;
+  // After either fault a batch is all there or not at all.
+  bool atomic_batches = false;
+  // One line for the report: the option values that decide it and the
+  // documentation's words for it ("sqlite.synchronous=off: no fsync at commit").
+  // Empty only in the contract's default (nothing declared).
+  std::string basis;
+};
+
 enum class ScanDirection { kForward, kBackward };
 
 struct ScanOptions {
@@ -172,6 +199,17 @@ class Adapter {
   // Rewrites the files compactly (sqlite VACUUM, pbtree reorganize...).
   // NotSupported when the engine has no such operation.
   virtual Status Reorganize() { return Status::NotSupported("reorganize"); }
+
+  // What a commit survives under `options` (resolved, and accepted by
+  // CheckOptions). Valid before Open; touches no file. Every adapter whose
+  // capabilities say durable overrides it (the conformance suite checks that
+  // `basis` is filled in); the default promises nothing.
+  virtual DurabilityDeclaration DeclareDurability(const EngineOptions& options) const { return {}; }
+
+  // The engine's own consistency check of the open database (sqlite
+  // integrity_check, pbtree's Check): OK, Corruption naming the first
+  // problem, or NotSupported when the engine has none. May read every page.
+  virtual Status CheckIntegrity() { return Status::NotSupported("integrity check"); }
 };
 
 }  // namespace kvbench

@@ -1,6 +1,11 @@
 #include "adapters/engine_directory.h"
 
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
 #include <system_error>
 
@@ -19,6 +24,15 @@ Status ListRegularFiles(const std::string& directory, std::vector<std::string>* 
   }
   std::sort(paths->begin(), paths->end());
   return Status::OK();
+}
+
+Status FsyncDirectory(const std::string& directory) {
+  const int fd = open(directory.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0) return Status::IOError("open '" + directory + "': " + std::strerror(errno));
+  Status s;
+  if (fsync(fd) != 0) s = Status::IOError("fsync '" + directory + "': " + std::strerror(errno));
+  close(fd);
+  return s;
 }
 
 std::string JoinPath(const std::string& directory, const std::string& name) {

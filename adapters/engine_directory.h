@@ -15,6 +15,11 @@ namespace kvbench {
 // never missed. An empty `directory` (an adapter never opened) lists nothing.
 Status ListRegularFiles(const std::string& directory, std::vector<std::string>* paths);
 
+// fsync(2) of the directory itself, so names created, renamed or removed in
+// it survive a power cut (an engine that replaces its file by rename needs it
+// after the rename). IOError naming the directory on failure.
+Status FsyncDirectory(const std::string& directory);
+
 // directory + "/" + name.
 std::string JoinPath(const std::string& directory, const std::string& name);
 

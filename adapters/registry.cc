@@ -23,6 +23,7 @@ bool AdapterRegistry::Register(AdapterInfo info) {
 }
 
 const AdapterInfo* AdapterRegistry::Find(std::string_view name) const {
+  name = name.substr(0, name.find('@'));  // "sqlite@full": sqlite under a second option set
   for (const AdapterInfo& info : adapters_) {
     if (info.name == name) return &info;
   }

@@ -36,7 +36,9 @@ class AdapterRegistry {
   // empty. Thread-compatible: called during static initialisation.
   bool Register(AdapterInfo info);
 
-  // nullptr when no adapter has that name.
+  // nullptr when no adapter has that name. "ENGINE@LABEL" names ENGINE: a
+  // workload runs one engine under several option sets that way
+  // (engines = ["sqlite@full", "sqlite@off"], [options."sqlite@full"] ...).
   const AdapterInfo* Find(std::string_view name) const;
   // Sorted by name.
   std::vector<const AdapterInfo*> All() const;

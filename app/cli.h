@@ -25,8 +25,14 @@ void AddReportCommand(CLI::App& app, int* exit_code);
 void AddCompareCommand(CLI::App& app, int* exit_code);
 // `kvbench history add|list|trend|check` (app/command_history.cc).
 void AddHistoryCommand(CLI::App& app, int* exit_code);
+void AddCrashCommand(CLI::App& app, int* exit_code);
 // `kvbench help [COMMAND]`: the same text as --help.
 void AddHelpCommand(CLI::App& app, int* exit_code);
+
+// "kvbench <name> <positionals> --option value..." as CLI11 parsed `cmd`
+// (options in their canonical form, flags without a value), for results.json.
+// `positional` names the option that holds the positionals.
+std::string CanonicalCommandLine(const CLI::App& cmd, const std::string& positional);
 
 // kvbench's version, revision, build type, compiler and every engine
 // library's version, for --version.

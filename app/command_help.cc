@@ -14,7 +14,7 @@ namespace kvbench::app {
 void AddHelpCommand(CLI::App& app, int* exit_code) {
   auto command = std::make_shared<std::string>();
   auto* cmd = app.add_subcommand("help", "Show the help of kvbench or of one command");
-  cmd->add_option("command", *command, "A command (run, validate, report, compare, history, engines, gen)");
+  cmd->add_option("command", *command, "A command (run, validate, report, compare, history, crash, engines, gen)");
   cmd->footer("Example: kvbench help run");
   cmd->callback([&app, command, exit_code] {
     if (command->empty()) {

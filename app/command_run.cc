@@ -36,20 +36,7 @@ void AddRunCommand(CLI::App& app, int* exit_code) {
       "(without a value: $KVBENCH_STORE, else sqlite:~/.local/share/kvbench/history.db)");
   history->expected(0, 1);
   cmd->callback([cmd, args, engines, history, exit_code] {
-    // The command as the user gave it (options in CLI11's canonical form),
-    // for results.json.
-    args->command_line = "kvbench run";
-    for (const std::string& f : args->files) args->command_line += " " + f;
-    for (const CLI::Option* option : cmd->get_options()) {
-      if (option->get_name() == "files" || option->count() == 0) continue;
-      if (option->get_items_expected_max() == 0) {  // a flag
-        args->command_line += " " + option->get_name();
-        continue;
-      }
-      for (const std::string& v : option->results()) {
-        args->command_line += " " + option->get_name() + " " + v;
-      }
-    }
+    args->command_line = CanonicalCommandLine(*cmd, "files");
     if (!engines->empty()) {
       for (const auto& e : CLI::detail::split(*engines, ',')) args->overrides.engines.push_back(e);
     }

@@ -28,6 +28,7 @@ int main(int argc, char** argv) {
   AddReportCommand(app, &exit_code);
   AddCompareCommand(app, &exit_code);
   AddHistoryCommand(app, &exit_code);
+  AddCrashCommand(app, &exit_code);
   AddHelpCommand(app, &exit_code);
 
   try {

@@ -6,6 +6,7 @@
 
 #include <map>
 
+#include "reports/durability_section.h"
 #include "reports/html_charts.h"
 #include "reports/html_page.h"
 #include "reports/phase_tables.h"
@@ -68,6 +69,24 @@ std::string PhaseHtml(const PhaseSection& s, size_t index, const std::vector<Cha
   return h + "</section>\n";
 }
 
+// `kvbench crash` runs: findings first, loudly, then the table.
+std::string DurabilityHtml(const results::RunResults& results) {
+  if (results.durability.empty()) return "";
+  std::string h = "<section id=\"durability\">\n<h2>Durability</h2>\n<p class=\"note\">" +
+                  HtmlEscape(DurabilityNote()) + "</p>\n";
+  for (const std::string& f : DurabilityFindings(results)) {
+    h += "<p class=\"warning\"><strong>FINDING:</strong> " + HtmlEscape(f) + "</p>\n";
+  }
+  h += TableHtml(DurabilityTable(results));
+  const std::vector<std::string> problems = DurabilityProblems(results);
+  if (!problems.empty()) {
+    h += "<details><summary>First problems seen</summary>\n<ul>\n";
+    for (const std::string& p : problems) h += "<li>" + HtmlEscape(p) + "</li>\n";
+    h += "</ul>\n</details>\n";
+  }
+  return h + "</section>\n";
+}
+
 class HtmlReporter final : public Reporter {
  public:
   std::string_view format() const override { return "html"; }
@@ -92,6 +111,7 @@ class HtmlReporter final : public Reporter {
     }
     h += "<nav><a href=\"#verdict\">Verdict</a><a href=\"#environment\">Environment</a><a href=\"#workload\">Workload</a>"
          "<a href=\"#overview\">Overview</a>";
+    if (!results.durability.empty()) h += "<a href=\"#durability\">Durability</a>";
     for (size_t i = 0; i < sections.size(); ++i) {
       h += fmt::format("<a href=\"#phase-{}\">{}</a>", i + 1, HtmlEscape(sections[i].name));
     }
@@ -109,6 +129,7 @@ class HtmlReporter final : public Reporter {
       }
       h += "</ul>\n</section>\n";
     }
+    h += DurabilityHtml(results);
     for (const std::string& w : MeasurementWarnings(results)) {
       h += "<p class=\"warning\"><strong>WARNING:</strong> " + HtmlEscape(w) + "</p>\n";
     }

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "reports/durability_section.h"
 #include "reports/phase_tables.h"
 #include "reports/reporter.h"
 #include "reports/run_facts.h"
@@ -85,6 +86,23 @@ void AppendPhase(const PhaseSection& s, std::string* out) {
   }
 }
 
+// `kvbench crash` runs: findings first, loudly, then the table.
+void AppendDurability(const results::RunResults& results, std::string* out) {
+  if (results.durability.empty()) return;
+  *out += "## Durability\n\n" + MarkdownEscape(DurabilityNote()) + "\n\n";
+  for (const std::string& f : DurabilityFindings(results)) {
+    *out += "> **FINDING:** " + MarkdownEscape(f) + "\n>\n";
+  }
+  if (!DurabilityFindings(results).empty()) *out += "\n";
+  AppendTable(DurabilityTable(results), out);
+  const std::vector<std::string> problems = DurabilityProblems(results);
+  if (!problems.empty()) {
+    *out += "<details><summary>First problems seen</summary>\n\n";
+    for (const std::string& p : problems) *out += "- " + MarkdownEscape(p) + "\n";
+    *out += "\n</details>\n\n";
+  }
+}
+
 class MarkdownReporter final : public Reporter {
  public:
   std::string_view format() const override { return "md"; }
@@ -121,6 +139,7 @@ class MarkdownReporter final : public Reporter {
       }
       out += "\n";
     }
+    AppendDurability(results, &out);
     for (const std::string& w : MeasurementWarnings(results)) {
       out += "> **WARNING:** " + MarkdownEscape(w) + "\n>\n";
     }

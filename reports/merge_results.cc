@@ -67,6 +67,10 @@ results::RunResults MergeResults(const std::vector<results::RunResults>& inputs)
       r.engine = renamed[r.engine];
       out.runs.push_back(std::move(r));
     }
+    for (results::DurabilityRun d : in.durability) {
+      if (const auto it = renamed.find(d.engine); it != renamed.end()) d.engine = it->second;
+      out.durability.push_back(std::move(d));
+    }
     for (const auto& [engine, version] : in.environment.libraries) {
       const auto it = renamed.find(engine);
       out.environment.libraries.emplace(it == renamed.end() ? engine : it->second, version);

@@ -167,6 +167,43 @@ struct WorkloadInfo {
   std::map<std::string, std::string> dataset;  // resolved dataset parameters
 };
 
+// `kvbench crash`: one engine x option set under one fault (optional section
+// "durability"; absent in runs without it). The trials' timings never mix
+// with the phases' (the throughput beside it comes from a normal run).
+struct DurabilityRun {
+  std::string engine;  // as the workload names it ("sqlite@full")
+  std::string fault;   // "power-loss" | "torn" | "kill"
+  // "ok"; "not-testable" (reason says why: in-memory engine...); "failed"
+  // (the harness could not run the trials: reason).
+  std::string status = "ok";
+  std::string reason;
+  std::map<std::string, std::string> options;  // every resolved option
+  // The adapter's declaration for this fault: "durable" | "consistent" | "nothing".
+  std::string declared;
+  bool declared_atomic = false;  // batches all-or-nothing
+  std::string basis;             // the adapter's one line on why
+  uint64_t seed = 0;
+  int trials = 0;
+  int trials_losing_acked = 0;       // trials where an acknowledged commit was missing
+  uint64_t most_commits_lost = 0;    // the most acknowledged commits one trial lost
+  uint64_t commits_acked = 0;        // over all trials
+  uint64_t commits_lost = 0;         // over all trials
+  int atomicity_violations = 0;      // trials with a batch partly there
+  int reordered = 0;                 // trials where a later commit survived a lost earlier one
+  int corrupt = 0;                   // trials with a bad value, extra entries or a failed check
+  int unopenable = 0;                // trials where the engine could not open its files
+  int integrity_checked = 0;         // trials where the engine's own check ran (and passed or not)
+  std::vector<double> recovery_s;    // reopen time of each trial that opened
+  // What the trials showed: "durable" (nothing lost), "consistent" (acked
+  // commits lost, files fine), "nothing" (corrupt or unopenable); empty when
+  // no trial ran.
+  std::string measured;
+  // The declaration promised more than was measured (or atomic batches that
+  // were seen partial): reported loudly.
+  bool finding = false;
+  std::vector<std::string> problems;  // the first few, one line each ("trial 3: ...")
+};
+
 struct RunResults {
   int schema_version = kResultsSchemaVersion;
   // A unique id given to the run when it starts (NewRunId), so a results file
@@ -181,6 +218,7 @@ struct RunResults {
   WorkloadInfo workload;
   std::vector<EngineRun> engines;
   std::vector<PhaseRun> runs;
+  std::vector<DurabilityRun> durability;  // `kvbench crash` only
 };
 
 // A fresh random run id: 32 lower-case hex digits (128 bits from the

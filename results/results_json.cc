@@ -1,4 +1,5 @@
 #include "results/results_json.h"
+#include "results/durability.h"
 
 #include <fcntl.h>
 #include <unistd.h>
@@ -303,6 +304,7 @@ json ResultsToJson(const RunResults& res) {
               {"engines", engines},
               {"runs", runs}};
   if (!res.run_id.empty()) doc["run_id"] = res.run_id;
+  if (!res.durability.empty()) doc["durability"] = DurabilityToJson(res.durability);
   return doc;
 }
 
@@ -388,6 +390,9 @@ Status ResultsFromJson(const json& doc, RunResults* out) {
     }
   }
   if (!r.ok()) return Status::InvalidArgument(r.error());
+  if (doc.contains("durability")) {
+    KVBENCH_RETURN_IF_ERROR(DurabilityFromJson(doc["durability"], &res.durability));
+  }
   *out = std::move(res);
   return Status::OK();
 }

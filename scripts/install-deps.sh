@@ -25,6 +25,8 @@ packages=(
   libsqlite3-dev libdb-dev libtokyocabinet-dev liblmdb-dev libhiredis-dev redis-server
   librocksdb-dev libleveldb-dev libwiredtiger-dev libgdbm-dev
   libkyotocabinet-dev libtkrzw-dev
+  # the power-loss layer of `kvbench crash` (a FUSE file system)
+  fuse3 libfuse3-dev
   # libraries kvbench itself uses; libpq-dev for history stores on PostgreSQL,
   # libssl-dev for SHA-256 content ids
   libfmt-dev libtomlplusplus-dev libcli11-dev nlohmann-json3-dev libpq-dev libssl-dev

@@ -312,6 +312,31 @@ class BdbAdapter final : public Adapter {
     return ParseBdbSettings(options, shared_.type, &ignored);
   }
 
+  // From Berkeley DB's reference guide: recovery needs the transaction log;
+  // DB_TXN_NOSYNC keeps ACI but not D.
+  DurabilityDeclaration DeclareDurability(const EngineOptions& options) const override {
+    BdbSettings s;
+    (void)ParseBdbSettings(options, shared_.type, &s);  // checked by CheckOptions
+    DurabilityDeclaration d;
+    d.atomic_batches = s.transactional;
+    if (!s.transactional) {
+      d.basis =
+          "bdb.transactional=false: no log to recover from; a crash or power loss during a "
+          "write-back can leave pages half-updated (bdb.sync=commit flushes each commit)";
+    } else if (!s.sync_on_commit) {
+      d.process_crash = FaultPromise::kConsistent;
+      d.power_loss = FaultPromise::kConsistent;
+      d.basis =
+          "bdb.sync=none (DB_TXN_NOSYNC): the log is not flushed at commit; recovery "
+          "restores a consistent earlier state";
+    } else {
+      d.process_crash = FaultPromise::kDurable;
+      d.power_loss = FaultPromise::kDurable;
+      d.basis = "bdb.transactional=true, bdb.sync=commit: the log is fsynced at every commit";
+    }
+    return d;
+  }
+
   Capabilities capabilities() const override {
     Capabilities c;
     c.ordered = shared_.type == DB_BTREE;

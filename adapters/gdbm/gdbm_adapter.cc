@@ -150,6 +150,18 @@ class GdbmAdapter final : public Adapter {
     GdbmSettings ignored;
     return ParseGdbmSettings(options, &ignored);
   }
+  // From the GDBM manual: gdbm_sync writes the file out, but updates are made
+  // in place without a log (crash tolerance needs snapshots, not used here).
+  DurabilityDeclaration DeclareDurability(const EngineOptions& options) const override {
+    GdbmSettings s;
+    (void)ParseGdbmSettings(options, &s);  // checked by CheckOptions
+    DurabilityDeclaration d;
+    d.basis = s.sync_on_commit
+                  ? "gdbm.sync=commit: every commit is synced, but a crash during the next update "
+                    "can leave the file damaged (no log)"
+                  : "gdbm.sync=none: gdbm caches buckets in the process and has no log";
+    return d;
+  }
   Capabilities capabilities() const override {
     Capabilities c;
     c.durable = true;  // one file, synced at Close

@@ -164,6 +164,21 @@ class KcAdapter final : public Adapter {
     KcSettings ignored;
     return ParseKcSettings(options, kTree, &ignored);
   }
+  // From Kyoto Cabinet's documentation of begin_transaction(hard) and its
+  // automatic recovery of a database that was not closed.
+  DurabilityDeclaration DeclareDurability(const EngineOptions& options) const override {
+    KcSettings s;
+    (void)ParseKcSettings(options, kTree, &s);  // checked by CheckOptions
+    DurabilityDeclaration d;
+    d.atomic_batches = true;
+    d.process_crash = FaultPromise::kConsistent;
+    d.basis = s.hard_sync ? "kc.sync=commit: batches are hard transactions (fsynced), but writes "
+                            "outside a batch are not synced"
+                          : "kc.sync=none: transactions are synced logically (to the OS), not to "
+                            "the device";
+    return d;
+  }
+
   Capabilities capabilities() const override {
     Capabilities c;
     c.ordered = kTree;

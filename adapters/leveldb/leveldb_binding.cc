@@ -95,6 +95,20 @@ struct LevelDbEngine {
     return w;
   }
 
+  // From LevelDB's documentation of WriteOptions::sync.
+  static DurabilityDeclaration DeclareDurability(const Settings& s) {
+    DurabilityDeclaration d;
+    d.atomic_batches = true;
+    d.process_crash = FaultPromise::kDurable;  // the log is written to the OS at every commit
+    if (s.sync_on_commit) {
+      d.power_loss = FaultPromise::kDurable;
+      d.basis = "leveldb.sync=commit: the log is fsynced at every commit";
+    } else {
+      d.basis = "leveldb.sync=none: a machine crash can lose the last writes";
+    }
+    return d;
+  }
+
   // LevelDB has no flush call: a synced empty write forces its log to disk.
   static Status Sync(DB* db, const Settings&) {
     WriteOptions w;

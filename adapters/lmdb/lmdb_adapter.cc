@@ -352,6 +352,27 @@ class LmdbAdapter final : public Adapter {
     return ParseLmdbSettings(options, &ignored);
   }
 
+  // From lmdb.h's words on MDB_NOSYNC and MDB_NOMETASYNC.
+  DurabilityDeclaration DeclareDurability(const EngineOptions& options) const override {
+    LmdbSettings s;
+    (void)ParseLmdbSettings(options, &s);  // checked by CheckOptions
+    DurabilityDeclaration d;
+    d.atomic_batches = true;
+    d.process_crash = FaultPromise::kDurable;  // a commit is in the OS's buffers (or the map)
+    if (!s.sync_on_commit) {
+      d.basis =
+          "lmdb.sync=none (MDB_NOSYNC): a system crash can undo the last commits or corrupt "
+          "the database";
+    } else if (s.no_meta_sync) {
+      d.power_loss = FaultPromise::kConsistent;
+      d.basis = "lmdb.nometasync=true: a system crash can undo the last commit (ACI, not D)";
+    } else {
+      d.power_loss = FaultPromise::kDurable;
+      d.basis = "lmdb.sync=commit: data and meta page fsynced at every commit";
+    }
+    return d;
+  }
+
   Capabilities capabilities() const override {
     Capabilities c;
     c.ordered = true;

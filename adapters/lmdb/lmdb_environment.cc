@@ -29,17 +29,6 @@ class ReadersQuiesced {
   std::vector<std::unique_lock<std::mutex>> locks_;
 };
 
-Status FsyncPath(const std::string& path, int flags) {
-  const int fd = open(path.c_str(), flags | O_CLOEXEC);
-  if (fd < 0) return Status::IOError("reorganize: open '" + path + "': " + std::strerror(errno));
-  Status s;
-  if (fsync(fd) != 0) {
-    s = Status::IOError("reorganize: fsync '" + path + "': " + std::strerror(errno));
-  }
-  close(fd);
-  return s;
-}
-
 }  // namespace
 
 std::vector<OptionSpec> LmdbOptionSpecs() {
@@ -302,7 +291,7 @@ Status LmdbEnvironment::Compact() {
     s = Status::IOError("reorganize: rename '" + compact_path + "': " + std::strerror(errno));
     std::remove(compact_path.c_str());
   }
-  if (s.ok()) s = FsyncPath(directory_, O_RDONLY | O_DIRECTORY);
+  if (s.ok()) s = FsyncDirectory(directory_).WithContext("reorganize");
   // Reopen even after a failure, so the sessions keep working on the old file.
   Status reopened = OpenEnv();
   for (LmdbReader* reader : readers_) {

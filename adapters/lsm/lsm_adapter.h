@@ -166,6 +166,11 @@ class LsmAdapter final : public Adapter {
     typename Engine::Settings ignored;
     return Engine::ParseSettings(options, &ignored);
   }
+  DurabilityDeclaration DeclareDurability(const EngineOptions& options) const override {
+    typename Engine::Settings s;
+    (void)Engine::ParseSettings(options, &s);  // checked by CheckOptions
+    return Engine::DeclareDurability(s);
+  }
   Capabilities capabilities() const override {
     Capabilities c;
     c.ordered = true;

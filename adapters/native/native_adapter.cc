@@ -192,6 +192,10 @@ class NativeAdapter final : public Adapter {
     return ParseNativeOptions(options, &ignored);
   }
 
+  DurabilityDeclaration DeclareDurability(const EngineOptions&) const override {
+    return {.basis = "nativedb as the adapter runs it keeps everything in process memory"};
+  }
+
   Capabilities capabilities() const override {
     Capabilities c;
     c.ordered = true;  // the key index is a B+tree in unsigned byte order

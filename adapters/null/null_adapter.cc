@@ -73,6 +73,10 @@ class NullAdapter final : public Adapter {
     NullSettings ignored;
     return ParseNullSettings(options, &ignored);
   }
+  DurabilityDeclaration DeclareDurability(const EngineOptions&) const override {
+    return {.basis = "null stores nothing"};
+  }
+
   Capabilities capabilities() const override {
     Capabilities c;
     c.stores_data = false;

@@ -194,6 +194,29 @@ class PbtreeAdapter final : public Adapter {
     return ParsePbtreeOptions(options, &ignored);
   }
 
+  // From engines/pbtree/README.md ("Transactions and durability").
+  DurabilityDeclaration DeclareDurability(const EngineOptions& options) const override {
+    pbtree::Options o;
+    (void)ParsePbtreeOptions(options, &o);  // checked by CheckOptions
+    DurabilityDeclaration d;
+    d.atomic_batches = true;
+    d.process_crash = FaultPromise::kDurable;
+    if (o.sync == pbtree::SyncMode::kCommit) {
+      d.power_loss = FaultPromise::kDurable;
+      d.basis =
+          "pbtree.sync=commit: fdatasync of the pages, then of the meta page, at every commit";
+    } else {
+      d.basis = "pbtree.sync=none: no fsync; a commit survives a process crash, not a power cut";
+    }
+    return d;
+  }
+
+  Status CheckIntegrity() override {
+    if (shared_.db == nullptr) return Status::InvalidArgument("pbtree: not open");
+    std::lock_guard engine(shared_.engine);
+    return FromPbtree(shared_.db->Check());
+  }
+
   Capabilities capabilities() const override {
     Capabilities c;
     c.ordered = true;

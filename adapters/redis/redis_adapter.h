@@ -45,6 +45,9 @@ class RedisAdapter final : public Adapter {
     return ParseRedisSettings(options, &ignored);
   }
   Capabilities capabilities() const override;
+  DurabilityDeclaration DeclareDurability(const EngineOptions&) const override {
+    return {.basis = "the started server persists nothing (snapshots and AOF off)"};
+  }
 
   Status Open(const OpenRequest& request) override;
   Status Close() override;

@@ -117,6 +117,28 @@ struct RocksDbEngine {
     return w;
   }
 
+  // From RocksDB's wiki (WAL, WriteOptions::sync and disableWAL).
+  static DurabilityDeclaration DeclareDurability(const Settings& s) {
+    DurabilityDeclaration d;
+    d.atomic_batches = true;
+    if (!s.wal) {
+      d.process_crash = FaultPromise::kConsistent;
+      d.power_loss = FaultPromise::kConsistent;
+      d.basis = "rocksdb.wal=false: writes since the last memtable flush are lost in any crash";
+    } else if (!s.sync_on_commit) {
+      d.process_crash = FaultPromise::kDurable;
+      d.power_loss = FaultPromise::kConsistent;
+      d.basis =
+          "rocksdb.sync=none: the WAL is written, not fsynced, at commit: a machine crash "
+          "can lose the last writes";
+    } else {
+      d.process_crash = FaultPromise::kDurable;
+      d.power_loss = FaultPromise::kDurable;
+      d.basis = "rocksdb.sync=commit: the WAL is fsynced at every commit";
+    }
+    return d;
+  }
+
   // With the log: sync it. Without: flush the memtables into tables.
   static Status Sync(DB* db, const Settings& s) {
     if (s.wal) return lsm::FromEngine(db->FlushWAL(/*sync=*/true), "sync");

@@ -219,6 +219,49 @@ class SqliteAdapter final : public Adapter {
     return c;
   }
 
+  // From SQLite's documentation of PRAGMA synchronous and journal_mode.
+  DurabilityDeclaration DeclareDurability(const EngineOptions& options) const override {
+    SqliteSettings s;
+    (void)ParseSqliteSettings(options, &s);  // checked by CheckOptions
+    static const char* const kLevels[] = {"off", "normal", "full", "extra"};
+    std::string sync = s.synchronous;
+    if (sync.size() == 1 && sync[0] >= '0' && sync[0] <= '3') sync = kLevels[sync[0] - '0'];
+    const std::string mode = s.journal_mode;
+    const std::string basis = "sqlite.journal_mode=" + mode + ", sqlite.synchronous=" + sync + ": ";
+    DurabilityDeclaration d;
+    d.atomic_batches = mode != "off" && mode != "memory";
+    if (!d.atomic_batches) {
+      d.basis = basis + "no on-disk journal: a crash in a transaction can corrupt the database";
+      return d;
+    }
+    d.process_crash = FaultPromise::kDurable;  // a commit is in the OS's buffers when it returns
+    if (sync == "off") {
+      d.basis = basis + "no fsync at all: a power loss can lose commits or corrupt the database";
+    } else if (sync == "normal") {
+      d.power_loss = mode == "wal" ? FaultPromise::kConsistent : FaultPromise::kNothing;
+      d.basis = basis + (mode == "wal" ? "WAL synced at checkpoints only: recent commits may roll "
+                                         "back, the database stays consistent"
+                                       : "rollback journal synced less often: a power loss can "
+                                         "corrupt the database (rare)");
+    } else if (sync == "full" && mode == "delete") {
+      d.power_loss = FaultPromise::kConsistent;
+      d.basis = basis +
+                "the commit is the journal's unlink, whose directory is not synced "
+                "(EXTRA does): the last commit may roll back";
+    } else {
+      d.power_loss = FaultPromise::kDurable;
+      d.basis = basis + "every commit is fsynced";
+    }
+    return d;
+  }
+
+  Status CheckIntegrity() override {
+    if (db_ == nullptr) return Status::InvalidArgument("integrity check: sqlite is not open");
+    std::string result;
+    KVBENCH_RETURN_IF_ERROR(ExecSqlite(db_, "PRAGMA integrity_check", "integrity check", &result));
+    return result == "ok" ? Status::OK() : Status::Corruption("integrity_check: " + result);
+  }
+
   Status Open(const OpenRequest& request) override {
     if (db_ != nullptr) return Status::InvalidArgument("open: sqlite is already open");
     SqliteSettings settings;

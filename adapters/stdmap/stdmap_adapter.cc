@@ -127,6 +127,10 @@ class StdMapAdapter final : public Adapter {
   std::string LibraryVersion() const override { return "libstdc++"; }
   std::vector<OptionSpec> OptionSpecs() const override { return {}; }
   Status CheckOptions(const EngineOptions&) const override { return Status::OK(); }
+  DurabilityDeclaration DeclareDurability(const EngineOptions&) const override {
+    return {.basis = "an in-memory std::map: nothing outlives the process"};
+  }
+
   Capabilities capabilities() const override {
     Capabilities c;
     c.ordered = true;

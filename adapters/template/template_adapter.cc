@@ -90,6 +90,12 @@ class TemplateAdapter final : public Adapter {
     return {{"template.buckets", "1024", "initial hash buckets; larger avoids rehashing in loads"}};
   }
 
+  DurabilityDeclaration DeclareDurability(const EngineOptions&) const override {
+    return {.basis =
+                "template: replace with what your engine's documentation promises under its sync "
+                "options"};
+  }
+
   Capabilities capabilities() const override {
     Capabilities c;
     c.concurrent_readers = true;  // safe, though serialised by the mutex

@@ -113,6 +113,23 @@ class TkrzwAdapter final : public Adapter {
     TkrzwSettings ignored;
     return ParseTkrzwSettings(options, &ignored);
   }
+  // From Tkrzw's documentation of Synchronize(hard) and the automatic restore
+  // of a file that was not closed.
+  DurabilityDeclaration DeclareDurability(const EngineOptions& options) const override {
+    TkrzwSettings s;
+    (void)ParseTkrzwSettings(options, &s);  // checked by CheckOptions
+    DurabilityDeclaration d;
+    d.process_crash = FaultPromise::kConsistent;
+    if (s.sync_on_commit) {
+      d.power_loss = FaultPromise::kDurable;
+      d.basis = "tkrzw.sync=commit: a hard synchronisation (fsync) after every commit";
+    } else {
+      d.basis =
+          "tkrzw.sync=none: the file is synchronised by Sync() only; a file not closed is "
+          "restored at open";
+    }
+    return d;
+  }
   Capabilities capabilities() const override {
     Capabilities c;
     c.ordered = kind_ != Kind::kHash;

@@ -41,6 +41,7 @@ std::vector<std::string> KeepNewest(const std::string &, const std::vector<std::
 struct SkipShared {
   std::unique_ptr<tkrzw::SkipDBM> dbm;
   bool sync_on_commit = false;
+  std::string directory;
   std::mutex commit_mutex;
 
   // Applies `writes` and synchronises, as one commit.
@@ -52,7 +53,12 @@ struct SkipShared {
         return FromTkrzw(s, value ? "commit: put" : "commit: delete");
       }
     }
-    return FromTkrzw(dbm->SynchronizeAdvanced(sync_on_commit, nullptr, KeepNewest), "commit");
+    KVBENCH_RETURN_IF_ERROR(
+        FromTkrzw(dbm->SynchronizeAdvanced(sync_on_commit, nullptr, KeepNewest), "commit"));
+    // SkipDBM rewrites its file under another name and renames it into place;
+    // a hard synchronisation fsyncs the file but not the rename, which a
+    // power cut then undoes (measured: every commit lost).
+    return sync_on_commit ? FsyncDirectory(directory).WithContext("commit") : Status::OK();
   }
 };
 
@@ -121,6 +127,24 @@ class SkipAdapter final : public Adapter {
     bool ignored;
     return tkrzw_adapter::ParseSyncOnCommit(options, &ignored);
   }
+  DurabilityDeclaration DeclareDurability(const EngineOptions& options) const override {
+    bool sync_on_commit = false;
+    (void)tkrzw_adapter::ParseSyncOnCommit(options, &sync_on_commit);  // checked by CheckOptions
+    DurabilityDeclaration d;
+    // A commit returns after SkipDBM rewrote its file with the commit's
+    // records merged in, so the page cache holds every acknowledged commit.
+    d.process_crash = FaultPromise::kDurable;
+    d.atomic_batches = true;
+    if (sync_on_commit) {
+      d.power_loss = FaultPromise::kDurable;
+      d.basis =
+          "tkrzw.sync=commit: every commit rewrites the file, synchronises it hard and fsyncs "
+          "the directory (the rewrite is renamed into place)";
+    } else {
+      d.basis = "tkrzw.sync=none: every commit rewrites the file, synchronised by Sync() only";
+    }
+    return d;
+  }
   Capabilities capabilities() const override {
     Capabilities c;
     c.ordered = true;
@@ -137,6 +161,7 @@ class SkipAdapter final : public Adapter {
     KVBENCH_RETURN_IF_ERROR(
         tkrzw_adapter::ParseSyncOnCommit(request.options, &shared_.sync_on_commit));
     directory_ = request.directory;
+    shared_.directory = directory_;
     auto dbm = std::make_unique<tkrzw::SkipDBM>();
     const tkrzw::Status s = dbm->OpenAdvanced(JoinPath(directory_, "data.tks"), true);
     if (s != tkrzw::Status::SUCCESS) return FromTkrzw(s, "open");
@@ -160,7 +185,9 @@ class SkipAdapter final : public Adapter {
   Status Sync() override {
     if (!shared_.dbm) return Status::OK();
     std::lock_guard<std::mutex> lock(shared_.commit_mutex);
-    return FromTkrzw(shared_.dbm->SynchronizeAdvanced(true, nullptr, KeepNewest), "sync");
+    KVBENCH_RETURN_IF_ERROR(
+        FromTkrzw(shared_.dbm->SynchronizeAdvanced(true, nullptr, KeepNewest), "sync"));
+    return FsyncDirectory(directory_).WithContext("sync");
   }
 
   Status ListFiles(std::vector<std::string> *paths) const override {

@@ -294,6 +294,26 @@ class TcAdapter final : public Adapter {
     return ParseTcSettings(options, &ignored);
   }
 
+  // From Tokyo Cabinet's API documentation of TSYNC and its transactions.
+  DurabilityDeclaration DeclareDurability(const EngineOptions& options) const override {
+    TcSettings s;
+    (void)ParseTcSettings(options, &s);  // checked by CheckOptions
+    DurabilityDeclaration d;
+    d.atomic_batches = true;  // a batch is a TC transaction with its write-ahead file
+    if (!s.sync_on_commit) {
+      d.basis =
+          "tc.sync=none: writes outside a transaction have no log, and the B+ tree caches "
+          "pages in the process: a crash can lose or damage them";
+    } else {
+      d.process_crash = FaultPromise::kDurable;
+      d.power_loss = FaultPromise::kDurable;
+      d.basis =
+          "tc.sync=commit: TSYNC on every transaction, the database synced after every "
+          "write outside one";
+    }
+    return d;
+  }
+
   Capabilities capabilities() const override {
     Capabilities c;
     c.ordered = kIsTree<Db>;

@@ -194,6 +194,27 @@ class WtAdapter final : public Adapter {
     return ParseWtSettings(options, &ignored);
   }
 
+  // From WiredTiger's documentation of durability (log, transaction_sync,
+  // checkpoints).
+  DurabilityDeclaration DeclareDurability(const EngineOptions& options) const override {
+    WtSettings s;
+    (void)ParseWtSettings(options, &s);  // checked by CheckOptions
+    DurabilityDeclaration d;
+    d.atomic_batches = true;
+    d.process_crash = FaultPromise::kConsistent;
+    d.power_loss = FaultPromise::kConsistent;
+    if (!s.log) {
+      d.basis =
+          "wiredtiger.log=false: only checkpoints are durable; recovery goes back to the last";
+    } else if (!s.sync_on_commit) {
+      d.basis = "wiredtiger.sync=none: commits sit in the log buffer until it is flushed";
+    } else {
+      d.process_crash = FaultPromise::kDurable;
+      d.power_loss = FaultPromise::kDurable;
+      d.basis = "wiredtiger.sync=commit: the log is fsynced at every commit";
+    }
+    return d;
+  }
   Capabilities capabilities() const override {
     Capabilities c;
     c.ordered = true;

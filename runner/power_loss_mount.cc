@@ -1,0 +1,221 @@
+#include "runner/power_loss_mount.h"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/mount.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+
+namespace kvbench::runner {
+
+namespace {
+
+constexpr const char* kFsType = "fuse.kvbench-powerloss";
+
+// Mount points of the power-loss layer, from /proc/self/mountinfo (field 5 is
+// the mount point; the file system type follows the " - " separator).
+std::vector<std::string> PowerLossMountPoints() {
+  std::vector<std::string> out;
+  std::ifstream in("/proc/self/mountinfo");
+  std::string line;
+  while (std::getline(in, line)) {
+    const size_t dash = line.find(" - ");
+    if (dash == std::string::npos) continue;
+    std::istringstream tail(line.substr(dash + 3));
+    std::string type;
+    tail >> type;
+    if (type != kFsType) continue;
+    std::istringstream head(line.substr(0, dash));
+    std::string id, parent, dev, root, mountpoint;
+    head >> id >> parent >> dev >> root >> mountpoint;
+    // mountinfo escapes spaces and such as \040 (octal).
+    std::string unescaped;
+    for (size_t i = 0; i < mountpoint.size(); ++i) {
+      if (mountpoint[i] == '\\' && i + 3 < mountpoint.size()) {
+        unescaped.push_back(static_cast<char>(std::stoi(mountpoint.substr(i + 1, 3), nullptr, 8)));
+        i += 3;
+      } else {
+        unescaped.push_back(mountpoint[i]);
+      }
+    }
+    out.push_back(unescaped);
+  }
+  return out;
+}
+
+}  // namespace
+
+bool IsPowerLossMount(const std::string& path) {
+  for (const std::string& m : PowerLossMountPoints()) {
+    if (m == path) return true;
+  }
+  return false;
+}
+
+std::vector<std::string> CleanStaleMounts() {
+  std::vector<std::string> cleaned;
+  for (const std::string& m : PowerLossMountPoints()) {
+    struct stat st;
+    if (::stat(m.c_str(), &st) != 0 && errno == ENOTCONN) {
+      if (::umount2(m.c_str(), MNT_DETACH) == 0) cleaned.push_back(m);
+    }
+  }
+  return cleaned;
+}
+
+Status CheckFuseDevice() {
+  const int fd = ::open("/dev/fuse", O_RDWR | O_CLOEXEC);
+  if (fd >= 0) {
+    ::close(fd);
+    return Status::OK();
+  }
+  const int error = errno;
+  if (error == ENOENT) {
+    return Status::InvalidArgument(
+        "/dev/fuse is missing: the power-loss layer needs FUSE (load the fuse module, or in a "
+        "container pass --device /dev/fuse); --fault kill needs no FUSE");
+  }
+  return Status::InvalidArgument(std::string("/dev/fuse cannot be opened: ") +
+                                 std::strerror(error) +
+                                 " (the power-loss layer mounts a FUSE file system: run as root "
+                                 "or with access to /dev/fuse); --fault kill needs no FUSE");
+}
+
+PowerLossMount::~PowerLossMount() { (void)Unmount(); }
+
+Status PowerLossMount::Mount(const PowerLossPaths& paths) {
+  paths_ = paths;
+  if (::access(paths.binary.c_str(), X_OK) != 0) {
+    return Status::InvalidArgument("the power-loss layer's binary '" + paths.binary +
+                                   "' is missing (build the kvbench-powerloss target)");
+  }
+  int in[2], out[2];
+  if (::pipe2(in, O_CLOEXEC) != 0 || ::pipe2(out, O_CLOEXEC) != 0) {
+    return Status::IOError(std::string("pipe: ") + std::strerror(errno));
+  }
+  const pid_t parent = ::getpid();
+  const pid_t pid = ::fork();
+  if (pid < 0) return Status::IOError(std::string("fork: ") + std::strerror(errno));
+  if (pid == 0) {
+    // Unmount (SIGTERM is handled by the daemon) if kvbench dies; Ctrl-C is
+    // kvbench's to handle, which then unmounts in order.
+    ::prctl(PR_SET_PDEATHSIG, SIGTERM);
+    if (::getppid() != parent) ::_exit(1);
+    ::signal(SIGINT, SIG_IGN);
+    ::dup2(in[0], STDIN_FILENO);
+    ::dup2(out[1], STDOUT_FILENO);
+    const char* argv[] = {paths.binary.c_str(), "--backing", paths.backing.c_str(),    "--trash",
+                          paths.trash.c_str(),  "--mount",   paths.mountpoint.c_str(), nullptr};
+    ::execv(paths.binary.c_str(), const_cast<char* const*>(argv));
+    ::_exit(127);
+  }
+  ::close(in[0]);
+  ::close(out[1]);
+  pid_ = pid;
+  to_daemon_ = in[1];
+  from_daemon_ = out[0];
+  std::string answer;
+  Status s = Command("", &answer, 10);
+  if (s.ok() && answer != "ready") s = Status::IOError("power-loss layer: " + answer);
+  if (!s.ok()) {
+    (void)Unmount();
+    return s;
+  }
+  return Status::OK();
+}
+
+// Sends `line` (none when empty) and reads one answer line.
+Status PowerLossMount::Command(const std::string& line, std::string* answer, double timeout_s) {
+  if (pid_ < 0) return Status::InvalidArgument("power-loss layer: not mounted");
+  if (!line.empty()) {
+    const std::string buf = line + "\n";
+    if (::write(to_daemon_, buf.data(), buf.size()) != static_cast<ssize_t>(buf.size())) {
+      return Status::IOError("power-loss layer: the daemon is gone (" + line + ")");
+    }
+  }
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(timeout_s);
+  for (;;) {
+    if (const size_t nl = pending_.find('\n'); nl != std::string::npos) {
+      *answer = pending_.substr(0, nl);
+      pending_.erase(0, nl + 1);
+      return Status::OK();
+    }
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+        deadline - std::chrono::steady_clock::now());
+    if (left.count() <= 0) {
+      return Status::IOError("power-loss layer: no answer to '" + line + "' in " +
+                             std::to_string(static_cast<int>(timeout_s)) + " s");
+    }
+    pollfd pfd{from_daemon_, POLLIN, 0};
+    const int rc = ::poll(&pfd, 1, static_cast<int>(left.count()));
+    if (rc < 0 && errno == EINTR) continue;
+    if (rc <= 0) continue;
+    char buf[512];
+    const ssize_t n = ::read(from_daemon_, buf, sizeof buf);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return Status::IOError("power-loss layer: the daemon exited");
+    pending_.append(buf, static_cast<size_t>(n));
+  }
+}
+
+Status PowerLossMount::Checkpoint() {
+  std::string answer;
+  KVBENCH_RETURN_IF_ERROR(Command("checkpoint", &answer, 30));
+  return answer == "ok" ? Status::OK() : Status::IOError("power-loss layer: " + answer);
+}
+
+Status PowerLossMount::Cut(const std::string& mode, uint64_t seed, std::string* summary) {
+  std::string answer;
+  Status s = Command("cut " + mode + " " + std::to_string(seed), &answer, 60);
+  if (s.ok() && answer.rfind("ok ", 0) != 0) s = Status::IOError("power-loss layer: " + answer);
+  if (s.ok()) *summary = answer.substr(3);
+  Status ended = WaitForExit();
+  return s.ok() ? ended : s;
+}
+
+Status PowerLossMount::Unmount() {
+  if (pid_ < 0) return Status::OK();
+  return WaitForExit();
+}
+
+Status PowerLossMount::WaitForExit() {
+  // Closing stdin asks for the unmount (after a cut the daemon is already on its way).
+  ::close(to_daemon_);
+  to_daemon_ = -1;
+  int status = 0;
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  pid_t done = 0;
+  while ((done = ::waitpid(pid_, &status, WNOHANG)) == 0 &&
+         std::chrono::steady_clock::now() < deadline) {
+    ::usleep(2000);
+  }
+  if (done == 0) {  // hung: SIGTERM ends its loop and unmounts; SIGKILL as the last resort
+    ::kill(pid_, SIGTERM);
+    ::usleep(200000);
+    if (::waitpid(pid_, &status, WNOHANG) == 0) {
+      ::kill(pid_, SIGKILL);
+      ::waitpid(pid_, &status, 0);
+    }
+  }
+  ::close(from_daemon_);
+  from_daemon_ = -1;
+  pid_ = -1;
+  pending_.clear();
+  if (IsPowerLossMount(paths_.mountpoint)) {
+    ::umount2(paths_.mountpoint.c_str(), MNT_DETACH);
+    return Status::IOError("power-loss layer: the mount on '" + paths_.mountpoint +
+                           "' outlived its daemon; detached it");
+  }
+  return Status::OK();
+}
+
+}  // namespace kvbench::runner
