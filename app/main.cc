@@ -27,6 +27,8 @@ int main(int argc, char** argv) {
   AddRunCommand(app, &exit_code);
   AddReportCommand(app, &exit_code);
   AddCompareCommand(app, &exit_code);
+  AddMergeCommand(app, &exit_code);
+  AddSlurmCommand(app, &exit_code);
   AddHelpCommand(app, &exit_code);
 
   try {

@@ -36,6 +36,8 @@ packages=(
 
 # Only the test suite needs these; the quickstart does not.
 test_packages=(
+  # tests/slurm_cluster_test.sh runs a one-node Slurm cluster (kvbench slurm)
+  slurm-wlm munge
 )
 
 if $with_tests; then
