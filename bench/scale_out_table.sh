@@ -40,11 +40,15 @@ for w in "${WORKLOADS[@]}"; do
   "$KVBENCH" run "$w" --scale "$SCALE" --repeat 2 --quiet --out "$dir/full" > /dev/null || true
   t1=$(now)
   shard_times=""
+  shard_sum=0
   for k in 0 1 2 3; do
     s0=$(now)
     "$KVBENCH" run "$w" --scale "$SCALE" --repeat 2 --quiet --shard "$k/4" \
         --costs "$dir/full/results.json" --out "$dir/s$k" > /dev/null || true
-    shard_times+="$(secs "$s0" "$(now)") "
+    t=$(secs "$s0" "$(now)")
+    setup=$(/usr/bin/python3 -c 'import json,sys; print("%.1f" % json.load(open(sys.argv[1]))["shards"][0]["setup_seconds"])' "$dir/s$k/results.json")
+    shard_times+="$t ($setup) "
+    shard_sum=$(awk -v a="$shard_sum" -v b="$t" 'BEGIN { print a + b }')
   done
   m0=$(now)
   "$KVBENCH" merge "$dir"/s{0,1,2,3} -o "$dir/merged" > "$dir/merge.txt"
@@ -52,7 +56,7 @@ for w in "${WORKLOADS[@]}"; do
   rows=$(sed -n 's/^merged 4 shards (\([0-9]*\) rows).*/\1/p' "$dir/merge.txt")
   est4=$("$KVBENCH" validate "$w" --scale "$SCALE" --repeat 2 --shards 4 \
          --costs "$dir/full/results.json" | estimate)
-  measured_rows+="| $name | $rows | $(secs "$t0" "$t1") s | ${shard_times% } | $est4 | $(secs "$m0" "$m1") s |"$'\n'
+  measured_rows+="| $name | $rows | $(secs "$t0" "$t1") s | ${shard_times% } | $shard_sum s | $est4 | $(secs "$m0" "$m1") s |"$'\n'
   line="| $name |"
   for n in 1 4 16 64; do
     out=$("$KVBENCH" validate "$w" --shards "$n" --costs "$dir/full/results.json")
@@ -66,10 +70,11 @@ for w in "${WORKLOADS[@]}"; do
   full_rows+="$line"$'\n'
 done
 
-echo "Measured at scale $SCALE, --repeat 2 (seconds; shards run one after another here):"
+echo "Measured at scale $SCALE, --repeat 2 (seconds; shards run one after another here;"
+echo "in parentheses the shard's untimed setup replays):"
 echo
-echo "| workload | rows | unsharded | shards 0-3 measured | longest shard estimated | merge |"
-echo "|---|---:|---:|---|---:|---:|"
+echo "| workload | rows | unsharded | shards 0-3 measured (setup) | sum of shards | longest shard estimated | merge |"
+echo "|---|---:|---:|---|---:|---:|---:|"
 printf '%s' "$measured_rows"
 echo
 echo "Full size (scale 1, the workloads' repetitions), estimated from those times:"

@@ -128,7 +128,11 @@ double ShardCostModel::MeasuredRepSeconds(size_t engine, size_t phase,
   if (it == measured_.end()) return -1;
   const MeasuredRow& row = it->second;
   if (row.count > 0 && spec.count > 0) {
-    return row.rep_seconds * static_cast<double>(spec.count) / row.count;
+    // n paced operations take (n - 1) / target: a few measured ones scaled
+    // up fall short of count / target, which bounds the point from below.
+    const double scaled = row.rep_seconds * static_cast<double>(spec.count) / row.count;
+    return point.target > 0 ? std::max(scaled, static_cast<double>(spec.count) / point.target)
+                            : scaled;
   }
   // A phase without a count (sync, reorganize, an index build) works on the
   // whole dataset.

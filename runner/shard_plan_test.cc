@@ -144,12 +144,14 @@ TEST_F(ShardPlanTest, AUnitKeepsColdWithHotAndSplitsThreadsAndTargets) {
   EXPECT_NE(unit_of("lmdb: mix 2thr max"), nullptr);
 }
 
-TEST_F(ShardPlanTest, SetupReplaysTheWritesSinceTheLastFreshStartAndSkipsReads) {
-  const std::string toml = R"(name = "deps"
-[dataset]
+// The start of the dependency tests' workloads: 100 sequential keys.
+constexpr const char* kHundredKeys = R"([dataset]
 kind = "sequential"
 count = 100
-[[phase]]
+)";
+
+TEST_F(ShardPlanTest, SetupReplaysTheWritesSinceTheLastFreshStartAndSkipsReads) {
+  const std::string toml = std::string("name = \"deps\"\n") + kHundredKeys + R"([[phase]]
 name = "load"
 op = "insert"
 count = 100
@@ -203,11 +205,7 @@ count = 10
 }
 
 TEST_F(ShardPlanTest, ATimeBoundedWriterKeepsItsDependentsUntilTheNextFreshStart) {
-  const std::string toml = R"(name = "timed"
-[dataset]
-kind = "sequential"
-count = 100
-[[phase]]
+  const std::string toml = std::string("name = \"timed\"\n") + kHundredKeys + R"([[phase]]
 name = "load"
 op = "insert"
 count = 100
