@@ -10,7 +10,7 @@
 #  2. An array task that never runs (cancelled): the merge job still runs
 #     (afterany), fails with exit 2 naming the missing shard, and the other
 #     shards' results are intact.
-#  3. sbatch failing (no cluster configuration): exit 2, one line.
+#  3. sbatch failing (an empty cluster configuration): exit 2, one line.
 # Usage: slurm_cluster_test.sh KVBENCH SOURCE_DIR   (as root; exit 77 = skipped)
 set -euo pipefail
 KVBENCH=$1
@@ -165,8 +165,11 @@ done
 echo "a missing shard: merge job failed with exit 2 naming shard 1/3; shards 0 and 2 intact"
 
 # ---- 3. sbatch failing ----
+# An empty configuration: sbatch refuses at once (a missing one makes it try
+# DNS for a minute first).
+: > "$WORK/empty.conf"
 rc=0
-SLURM_CONF=$WORK/no-such.conf "$KVBENCH" slurm "$W" --engines $ENGINES --shards 3 \
+SLURM_CONF=$WORK/empty.conf "$KVBENCH" slurm "$W" --engines $ENGINES --shards 3 \
     --out "$WORK/nocluster" --submit > /dev/null 2> "$WORK/err.txt" || rc=$?
 [ "$rc" -eq 2 ] && [ "$(wc -l < "$WORK/err.txt")" -eq 1 ] \
     && grep -q "^kvbench slurm: sbatch .*kvbench-array.sbatch failed (exit code" "$WORK/err.txt" \
