@@ -1,10 +1,10 @@
 // `kvbench slurm WORKLOAD --shards N [--partition P] [--time T] [--out DIR]
-//  [--sbatch-arg=ARG]... [--submit]`: the Slurm job array that runs a plan's N
+//  [--sbatch-arg ARG]... [--submit]`: the Slurm job array that runs a plan's N
 // shards on N nodes and the merge job after it (app/slurm_job.h), written
 // into DIR and, with --submit, submitted with sbatch.
 #include <fmt/core.h>
-#include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 
 #include "app/cli.h"
@@ -98,7 +98,11 @@ Status PrepareJob(SlurmArgs& a, SlurmJobSpec* spec, std::string* estimate) {
   spec->time_limit = a.time_limit;
   spec->exclusive = !a.shared_nodes;
   spec->data_dir = a.data_dir.empty() ? "" : Absolute(a.data_dir);
-  spec->sbatch_args = a.sbatch_args;
+  // "qos=long" is "--qos=long": CLI11 takes a value that starts with a dash
+  // only as --sbatch-arg=--qos=long.
+  for (const std::string& arg : a.sbatch_args) {
+    spec->sbatch_args.push_back(!arg.empty() && arg[0] != '-' ? "--" + arg : arg);
+  }
   KVBENCH_RETURN_IF_ERROR(CheckSlurmJobSpec(*spec));
   const double wall =
       *std::max_element(assignment.shard_seconds.begin(), assignment.shard_seconds.end());
@@ -186,8 +190,8 @@ void AddSlurmCommand(CLI::App& app, int* exit_code) {
                   "Directory for the scripts, logs, shards and merged report, on a filesystem "
                   "the nodes share (default runs/<workload>-slurm-<time>)");
   cmd->add_option("--sbatch-arg", a->sbatch_args,
-                  "One more sbatch option for both jobs, written --sbatch-arg=--qos=long "
-                  "(repeatable)")
+                  "One more sbatch option for both jobs: --sbatch-arg qos=long or "
+                  "--sbatch-arg=--qos=long (repeatable)")
       ->allow_extra_args(false);
   cmd->add_flag("--submit", a->submit, "Submit both jobs with sbatch and print their ids");
   cmd->add_flag("--shared-nodes", a->shared_nodes,

@@ -76,7 +76,7 @@ Status CheckSlurmJobSpec(const SlurmJobSpec& spec) {
   for (const std::string& a : spec.sbatch_args) {
     if (a.empty() || a.find('\n') != std::string::npos || a[0] != '-') {
       return Status::InvalidArgument("--sbatch-arg '" + a +
-                                     "': expected one sbatch option, e.g. --sbatch-arg=--qos=long");
+                                     "': expected one sbatch option, e.g. --sbatch-arg qos=long");
     }
   }
   for (const auto& [what, value] :

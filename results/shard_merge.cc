@@ -110,9 +110,9 @@ Status CheckShardSet(const std::vector<ShardFile>& files, const std::vector<std:
       msg += fmt::format(" ({} do{} not exist)", paths, absent.size() > 1 ? "" : "es");
     }
     msg += fmt::format(
-        "; the {} other shard{}' results are intact: run `kvbench run` with {} "
+        "; the {} other shard{} results are intact: run `kvbench run` with {} "
         "and merge again",
-        files.size(), files.size() == 1 ? "" : "s", reruns);
+        files.size(), files.size() == 1 ? "'s" : "s'", reruns);
     return Status::InvalidArgument(msg);
   }
   for (const auto& [index, f] : by_index) {

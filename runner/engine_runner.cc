@@ -1,17 +1,18 @@
 #include "runner/engine_runner.h"
 
+#include <nlohmann/json.hpp>
+
 #include <chrono>
 #include <cstdio>
-#include <nlohmann/json.hpp>
 #include <optional>
 
 #include "adapters/registry.h"
 #include "datasets/key_generator.h"
-#include "datasets/value_generator.h"
-#include "results/results_json.h"
 #include "runner/engine_process.h"
 #include "runner/phase_executor.h"
 #include "runner/shard_plan.h"
+#include "results/results_json.h"
+#include "datasets/value_generator.h"
 
 namespace kvbench::runner {
 

@@ -66,10 +66,10 @@ expect_bad_input "is not a shard's results" merge "$WORK/full" -o "$WORK/bad"
 
 # The Slurm scripts, not submitted (tests/slurm_cluster_test.sh submits them).
 "$KVBENCH" slurm "$W" --engines $ENGINES --shards 3 --partition bench --time 0:10:00 \
-    --sbatch-arg=--qos=short --out "$WORK/job" > "$WORK/slurm.txt"
+    --sbatch-arg=--qos=short --sbatch-arg account=storage --out "$WORK/job" > "$WORK/slurm.txt"
 A=$WORK/job/kvbench-array.sbatch
 for line in "#SBATCH --array=0-2" "#SBATCH --exclusive" "#SBATCH --partition=bench" \
-    "#SBATCH --time=0:10:00" "#SBATCH --qos=short" "#SBATCH --output=$WORK/job/logs/shard-%a.log" \
+    "#SBATCH --time=0:10:00" "#SBATCH --qos=short" "#SBATCH --account=storage" "#SBATCH --output=$WORK/job/logs/shard-%a.log" \
     '--shard "$shard/3"' 'slurm.array_task_id="$SLURM_ARRAY_TASK_ID"' "'--engines' '$ENGINES'"; do
   grep -qF -- "$line" "$A" || fail "array script lacks $line"
 done
