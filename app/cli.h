@@ -26,6 +26,8 @@ void AddCompareCommand(CLI::App& app, int* exit_code);
 // `kvbench history add|list|trend|check` (app/command_history.cc).
 void AddHistoryCommand(CLI::App& app, int* exit_code);
 void AddCrashCommand(CLI::App& app, int* exit_code);
+void AddMergeCommand(CLI::App& app, int* exit_code);
+void AddSlurmCommand(CLI::App& app, int* exit_code);
 // `kvbench help [COMMAND]`: the same text as --help.
 void AddHelpCommand(CLI::App& app, int* exit_code);
 

@@ -1,5 +1,7 @@
 // `kvbench run FILE... [--engines a,b] [--scale F] [--repeat N] [--out DIR]
-//  [-p name=value]... [--ycsb-output]`
+//  [-p name=value]... [--ycsb-output] [--shard K/N [--costs FILE] [--label KEY=VALUE]...]`
+#include <fmt/core.h>
+
 #include <memory>
 
 #include "app/cli.h"
@@ -7,6 +9,31 @@
 #include "app/run_controller.h"
 
 namespace kvbench::app {
+
+namespace {
+
+// --shard, --costs and --label into `args`; InvalidArgument naming the option.
+Status ParseShardOptions(const std::string& shard, const std::vector<std::string>& labels,
+                         RunArgs* args) {
+  if (!shard.empty()) {
+    runner::ShardSpec spec;
+    KVBENCH_RETURN_IF_ERROR(runner::ParseShardSpec(shard, &spec));
+    args->shard = spec;
+  } else if (!args->costs.empty() || !labels.empty()) {
+    return Status::InvalidArgument(std::string(args->costs.empty() ? "--label" : "--costs") +
+                                   ": only with --shard K/N");
+  }
+  for (const std::string& label : labels) {
+    const size_t eq = label.find('=');
+    if (eq == 0 || eq == std::string::npos) {
+      return Status::InvalidArgument("--label '" + label + "': expected KEY=VALUE");
+    }
+    args->labels[label.substr(0, eq)] = label.substr(eq + 1);
+  }
+  return Status::OK();
+}
+
+}  // namespace
 
 void AddRunCommand(CLI::App& app, int* exit_code) {
   auto* cmd = app.add_subcommand("run", "Run workload files against engines");
@@ -30,17 +57,34 @@ void AddRunCommand(CLI::App& app, int* exit_code) {
       ->allow_extra_args(false);
   cmd->add_flag("--ycsb-output", args->ycsb_output,
                 "Print YCSB-style summary lines ([OVERALL], [READ]...) after each engine");
+  auto shard = std::make_shared<std::string>();
+  auto labels = std::make_shared<std::vector<std::string>>();
+  cmd->add_option("--shard", *shard,
+                  "Run shard K of N (K from 0) of each plan: its units and the setup they need "
+                  "(docs/scale-out.md); join the shards with `kvbench merge`");
+  cmd->add_option("--costs", args->costs,
+                  "With --shard: an earlier run's results.json whose measured times place the "
+                  "units (every shard must get the same file)");
+  cmd->add_option("--label", *labels,
+                  "With --shard: KEY=VALUE recorded in the shard's record (repeatable; the Slurm "
+                  "script records its job ids and node)")
+      ->allow_extra_args(false);
   auto* history = cmd->add_option(
       "--history", args->history_store,
       "Add the results to a history store after the run: sqlite:PATH or postgresql://... "
       "(without a value: $KVBENCH_STORE, else sqlite:~/.local/share/kvbench/history.db)");
   history->expected(0, 1);
-  cmd->callback([cmd, args, engines, history, exit_code] {
+  cmd->callback([cmd, args, engines, history, shard, labels, exit_code] {
     args->command_line = CanonicalCommandLine(*cmd, "files");
     if (!engines->empty()) {
       for (const auto& e : CLI::detail::split(*engines, ',')) args->overrides.engines.push_back(e);
     }
     if (history->count() > 0) args->history_store = ResolveStoreSpec(args->history_store);
+    if (Status s = ParseShardOptions(*shard, *labels, args.get()); !s.ok()) {
+      fmt::print(stderr, "kvbench run: {}\n", s.message());
+      *exit_code = kExitBadInput;
+      return;
+    }
     *exit_code = RunWorkloads(*args);
   });
 }

@@ -1,9 +1,12 @@
-// `kvbench validate FILE...`: reads and checks workload files and prints the
-// resolved plan; runs nothing.
+// `kvbench validate FILE... [--shards N [--costs FILE]]`: reads and checks
+// workload files and prints the resolved plan, and with --shards how it
+// splits into N shards with estimated times; runs nothing.
 #include <fmt/core.h>
 
 #include "app/cli.h"
+#include "results/results_json.h"
 #include "runner/run_plan.h"
+#include "runner/shard_plan.h"
 
 namespace kvbench::app {
 
@@ -21,7 +24,26 @@ void AddValidateCommand(CLI::App& app, int* exit_code) {
   cmd->add_option("-p", overrides->properties,
                   "YCSB property override name=value (repeatable; YCSB property files only)")
       ->allow_extra_args(false);
+  auto shards = std::make_shared<int>(0);
+  auto costs = std::make_shared<std::string>();
+  cmd->add_option("--shards", *shards,
+                  "Also print how the plan splits into N shards (`kvbench run --shard K/N`): each "
+                  "shard's units and estimated time, and the wall time on N nodes")
+      ->check(CLI::Range(1, 100000));
+  cmd->add_option("--costs", *costs,
+                  "With --shards: an earlier run's results.json whose measured times replace "
+                  "the model's estimates");
   cmd->callback([=] {
+    results::RunResults measured;
+    if (!costs->empty()) {
+      Status read = *shards > 0 ? results::ReadResultsFile(*costs, &measured)
+                                : Status::InvalidArgument("only with --shards N");
+      if (!read.ok()) {
+        fmt::print(stderr, "kvbench: --costs: {}\n", read.message());
+        *exit_code = kExitBadInput;
+        return;
+      }
+    }
     if (!engines->empty()) {
       for (const auto& e : CLI::detail::split(*engines, ',')) overrides->engines.push_back(e);
     }
@@ -37,6 +59,12 @@ void AddValidateCommand(CLI::App& app, int* exit_code) {
         fmt::print(stderr, "kvbench: warning: {}\n", warning);
       }
       fmt::print("{}", runner::DescribePlan(plan));
+      if (*shards > 0) {
+        fmt::print("{}",
+                   runner::DescribeShards(
+                       plan, runner::AssignShards(plan, *shards,
+                                                  costs->empty() ? nullptr : &measured, *costs)));
+      }
     }
     *exit_code = kExitOk;
   });

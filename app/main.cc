@@ -29,6 +29,8 @@ int main(int argc, char** argv) {
   AddCompareCommand(app, &exit_code);
   AddHistoryCommand(app, &exit_code);
   AddCrashCommand(app, &exit_code);
+  AddMergeCommand(app, &exit_code);
+  AddSlurmCommand(app, &exit_code);
   AddHelpCommand(app, &exit_code);
 
   try {

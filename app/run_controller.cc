@@ -39,8 +39,9 @@ std::string DefaultOutDir(const std::string& workload_name) {
 }
 
 // Runs one engine in a child and appends what it reported to `results`.
-void RunEngine(const runner::RunPlan& plan, const results::EngineRun& engine, const std::string& data_root,
-               bool show_progress, const runner::RunPosition& position, bool keep_data,
+void RunEngine(const runner::RunPlan& plan, const results::EngineRun& engine,
+               const std::string& data_root, bool show_progress,
+               const runner::RunPosition& position, bool keep_data, const runner::EngineRows& rows,
                results::RunResults* results) {
   const std::string dir = data_root + "/" + engine.name;
   std::error_code ec;
@@ -55,8 +56,11 @@ void RunEngine(const runner::RunPlan& plan, const results::EngineRun& engine, co
   }
   std::string child_error;
   const runner::ChildOutcome outcome = runner::RunInChildProcess(
-      [&](int fd) { return runner::RunEngineInChild(plan, engine, dir, show_progress, position, fd); },
-      plan.workload.timeout_s, [&](const std::string& line) {
+      [&](int fd) {
+        return runner::RunEngineInChild(plan, engine, dir, show_progress, position, rows, fd);
+      },
+      plan.workload.timeout_s,
+      [&](const std::string& line) {
         nlohmann::json doc = nlohmann::json::parse(line, nullptr, /*allow_exceptions=*/false);
         if (doc.is_discarded()) {
           child_error = "unreadable message from the engine process";
@@ -65,6 +69,11 @@ void RunEngine(const runner::RunPlan& plan, const results::EngineRun& engine, co
         namespace msg = runner::child_message;
         if (doc.contains(msg::kError)) {
           child_error = doc[msg::kError].get<std::string>();
+          return;
+        }
+        if (doc.contains(msg::kSetupSeconds) && doc[msg::kSetupSeconds].is_number() &&
+            !results->shards.empty()) {
+          results->shards.front().setup_seconds += doc[msg::kSetupSeconds].get<double>();
           return;
         }
         // The opened engine's version can say more than the library's alone
@@ -93,12 +102,16 @@ void RunEngine(const runner::RunPlan& plan, const results::EngineRun& engine, co
   if (!keep_data) fs::remove_all(dir, ec);
 }
 
-// Every phase x matrix point of `engine` with no result yet gets one with
-// status "interrupted", so results.json says what was not measured.
+// Every phase x matrix point of `engine` it was to measure (`rows`) with no
+// result yet gets one with status "interrupted", so results.json says what
+// was not measured.
 void MarkNotRun(const runner::RunPlan& plan, const std::string& engine,
-                results::RunResults* results) {
+                const runner::EngineRows& rows, results::RunResults* results) {
+  int row = rows.first_row;
   for (const runner::PhaseSpec& phase : plan.workload.phases) {
     for (const runner::MatrixPoint& point : runner::ExpandMatrix(phase)) {
+      const size_t local = static_cast<size_t>(row++ - rows.first_row);
+      if (!rows.measured.empty() && !rows.measured[local]) continue;
       const std::string cache = runner::NameOf(point.cache);
       const bool have = std::any_of(results->runs.begin(), results->runs.end(),
                                     [&](const results::PhaseRun& r) {
@@ -117,9 +130,32 @@ void MarkNotRun(const runner::RunPlan& plan, const std::string& engine,
       run.params = runner::PhaseParameters(phase);
       run.status = "interrupted";
       run.reason = "the run was interrupted before this phase finished";
+      if (rows.shard >= 0) {
+        run.row = row - 1;
+        run.shard = rows.shard;
+      }
       results->runs.push_back(std::move(run));
     }
   }
+}
+
+// Shard args.shard's record and rows of `plan`.
+Status PlanShard(const runner::RunPlan& plan, const RunArgs& args, results::ShardInfo* shard,
+                 std::vector<bool>* rows) {
+  results::RunResults measured;
+  if (!args.costs.empty()) {
+    KVBENCH_RETURN_IF_ERROR(results::ReadResultsFile(args.costs, &measured).WithContext("--costs"));
+  }
+  const runner::ShardAssignment assignment = runner::AssignShards(
+      plan, args.shard->count, args.costs.empty() ? nullptr : &measured, args.costs);
+  shard->index = args.shard->index;
+  shard->count = args.shard->count;
+  shard->plan_hash = assignment.plan_hash;
+  shard->assignment_hash = assignment.assignment_hash;
+  shard->rows = assignment.shard_rows[static_cast<size_t>(shard->index)];
+  shard->labels = args.labels;
+  *rows = assignment.RowsOf(shard->index, runner::PlanRows(plan).size());
+  return Status::OK();
 }
 
 }  // namespace
@@ -134,8 +170,20 @@ int RunWorkloadFile(const std::string& file, const RunArgs& args, bool several) 
   for (const std::string& warning : plan.warnings) {
     fmt::print(stderr, "kvbench: warning: {}\n", warning);
   }
-  std::string out = args.out.empty() ? DefaultOutDir(plan.workload.name)
-                                     : (several ? args.out + "/" + plan.workload.name : args.out);
+  // A shard measures its units of the plan (runner/shard_plan.h).
+  std::vector<bool> shard_rows;
+  results::ShardInfo shard;
+  if (args.shard) {
+    s = PlanShard(plan, args, &shard, &shard_rows);
+    if (!s.ok()) {
+      fmt::print(stderr, "kvbench: {}\n", s.message());
+      return kExitBadInput;
+    }
+  }
+  std::string default_out = DefaultOutDir(plan.workload.name);
+  if (args.shard) default_out += fmt::format("-shard{}of{}", shard.index, shard.count);
+  std::string out =
+      args.out.empty() ? default_out : (several ? args.out + "/" + plan.workload.name : args.out);
   std::error_code ec;
   fs::create_directories(out, ec);
   if (ec) {
@@ -154,20 +202,36 @@ int RunWorkloadFile(const std::string& file, const RunArgs& args, bool several) 
   results.workload = {w.name, w.description, file, w.source, args.overrides.scale, plan.dataset};
   for (const auto& [k, v] : plan.values) results.workload.dataset["values." + k] = v;
   for (const results::EngineRun& e : plan.engines) results.environment.libraries[e.name] = e.library_version;
+  if (args.shard) {
+    shard.started_at = results.started_at;
+    results.shards.push_back(shard);
+  }
 
   const bool tty = ::isatty(STDERR_FILENO) && !args.quiet;
   runner::RunPosition position;
   position.engine_count = static_cast<int>(plan.engines.size());
   const std::string results_path = out + "/results.json";
   int rc = kExitOk;
+  const size_t rows_per_engine = runner::RowsPerEngine(w);
   for (const results::EngineRun& engine : plan.engines) {
+    const size_t engine_index = static_cast<size_t>(&engine - plan.engines.data());
+    runner::EngineRows rows;
+    rows.first_row = static_cast<int>(engine_index * rows_per_engine);
+    if (args.shard) {
+      const auto first = shard_rows.begin() + static_cast<ptrdiff_t>(rows.first_row);
+      rows.measured.assign(first, first + static_cast<ptrdiff_t>(rows_per_engine));
+      rows.shard = shard.index;
+      // Not this shard's engine: another shard runs all of it.
+      if (std::find(rows.measured.begin(), rows.measured.end(), true) == rows.measured.end())
+        continue;
+    }
     if (runner::InterruptCount() > 0) {
       // Not started: recorded as such, so the results say what is missing.
       results::EngineRun skipped = engine;
       skipped.status = "interrupted";
       skipped.reason = "not run: the run was interrupted";
       results.engines.push_back(skipped);
-      MarkNotRun(plan, engine.name, &results);
+      MarkNotRun(plan, engine.name, rows, &results);
       if (Status written = results::WriteResultsFile(results, results_path); !written.ok()) {
         fmt::print(stderr, "kvbench: {}\n", written.ToString());
         return kExitFailure;
@@ -175,10 +239,10 @@ int RunWorkloadFile(const std::string& file, const RunArgs& args, bool several) 
       continue;
     }
     if (!args.quiet) fmt::print(stderr, "kvbench: {}: running {}\n", w.name, engine.name);
-    position.engine_index = static_cast<int>(&engine - plan.engines.data());
-    RunEngine(plan, engine, data_root, tty, position, args.keep_data, &results);
+    position.engine_index = static_cast<int>(engine_index);
+    RunEngine(plan, engine, data_root, tty, position, args.keep_data, rows, &results);
     if (results.engines.back().status == "interrupted") {
-      MarkNotRun(plan, engine.name, &results);
+      MarkNotRun(plan, engine.name, rows, &results);
       rc = kExitInterrupted;
       if (!args.quiet) {
         fmt::print(stderr, "kvbench: interrupted: keeping the finished phases, writing the report\n");
@@ -202,6 +266,16 @@ int RunWorkloadFile(const std::string& file, const RunArgs& args, bool several) 
   }
   if (!args.keep_data && args.data_dir.empty()) fs::remove_all(data_root, ec);
   if (runner::InterruptCount() > 1) return kExitInterrupted;
+  if (args.shard) {
+    // The shard's run ended: `kvbench merge` takes it as complete.
+    results.finished_at = runner::UtcTimestamp();
+    results.shards.front().finished = true;
+    results.shards.front().finished_at = results.finished_at;
+    if (Status written = results::WriteResultsFile(results, results_path); !written.ok()) {
+      fmt::print(stderr, "kvbench: {}\n", written.ToString());
+      return kExitFailure;
+    }
+  }
   if (runner::InterruptCount() > 0) rc = kExitInterrupted;
   s = reports::WriteRunReports(results, out);
   if (!s.ok()) {
@@ -215,6 +289,13 @@ int RunWorkloadFile(const std::string& file, const RunArgs& args, bool several) 
   }
   fmt::print("\nreport: {0}/report.html\n        {0}/report.md\nresults: {1}\n", out,
              results_path);
+  if (args.shard) {
+    const results::ShardInfo& sh = results.shards.front();
+    fmt::print(
+        "shard {}/{}: {} rows, setup replays {:.1f} s; join the shards with `kvbench merge "
+        "SHARD_RESULTS... -o DIR`\n",
+        sh.index, sh.count, sh.rows, sh.setup_seconds);
+  }
   if (!args.history_store.empty()) {
     if (rc == kExitInterrupted) {
       fmt::print(stderr, "kvbench: the run was interrupted: not added to the history\n");

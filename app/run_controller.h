@@ -5,10 +5,13 @@
 // a summary table.
 #pragma once
 
+#include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "runner/run_plan.h"
+#include "runner/shard_plan.h"
 
 namespace kvbench::app {
 
@@ -24,6 +27,11 @@ struct RunArgs {
   // (app/history_commands.h); "" = none.
   std::string history_store;
   std::string command_line;
+  // --shard K/N: only shard K's units of each plan (runner/shard_plan.h), with
+  // the setup they need; results.json records the shard.
+  std::optional<runner::ShardSpec> shard;
+  std::string costs;  // --costs FILE: an earlier run's results, for unit costs
+  std::map<std::string, std::string> labels;  // --label KEY=VALUE, into the shard's record
 };
 
 // Returns the process exit code: 0 all engines ran, 1 an engine failed (its

@@ -7,6 +7,7 @@
 #include <functional>
 #include <map>
 #include <set>
+#include <tuple>
 
 #include "reports/svg_chart.h"
 #include "reports/text_format.h"
@@ -54,6 +55,7 @@ VaryingDimensions VaryingAmong(const std::vector<const PointRuns*>& points) {
     v.threads = v.threads || p->point.threads != points.front()->point.threads;
     v.target = v.target || p->point.target_ops != points.front()->point.target_ops;
     v.cache = v.cache || p->point.cache != points.front()->point.cache;
+    v.host = v.host || p->point.host != points.front()->point.host;
   }
   return v;
 }
@@ -226,7 +228,7 @@ void AddColdHotChart(const std::vector<PhaseView>& phases, const std::vector<std
 }
 
 std::string PointCaption(const MatrixPoint& p) {
-  const std::string label = PointLabel(p, {true, true, !p.cache.empty()});
+  const std::string label = PointLabel(p, {true, true, !p.cache.empty(), !p.host.empty()});
   return label.empty() ? "" : " (" + label + ")";
 }
 
@@ -281,7 +283,9 @@ std::vector<std::vector<const PointRuns*>> SplitBy(const PhaseView& phase, Key k
 void AddLatencyVsThroughputCharts(const PhaseView& phase, const std::vector<std::string>& engines,
                                   std::vector<ChartFigure>* out) {
   if (phase.targets.size() < 2) return;
-  auto charts = SplitBy(phase, [](const MatrixPoint& p) { return std::pair(p.threads, p.cache); });
+  // Points of different hosts never share a line: they are not comparable.
+  auto charts =
+      SplitBy(phase, [](const MatrixPoint& p) { return std::tuple(p.threads, p.cache, p.host); });
   for (auto& points : charts) {
     // Along a line in order of target rate, unthrottled last.
     std::stable_sort(points.begin(), points.end(), [](const PointRuns* a, const PointRuns* b) {
@@ -310,7 +314,8 @@ void AddLatencyVsThroughputCharts(const PhaseView& phase, const std::vector<std:
       if (!series.points.empty()) chart.series.push_back(std::move(series));
     }
     MatrixPoint shared = points.front()->point;
-    const std::string where = PointLabel(shared, {true, false, !shared.cache.empty()});
+    const std::string where =
+        PointLabel(shared, {true, false, !shared.cache.empty(), !shared.host.empty()});
     if (std::string svg = svg::RenderLineChart(chart); !svg.empty()) {
       out->push_back({"latency-vs-throughput",
                       "p99 latency vs achieved throughput of phase " + phase.name + " (" + where +
@@ -325,8 +330,8 @@ void AddThroughputVsThreadsCharts(const PhaseView& phase, const std::vector<std:
   if (phase.thread_counts.size() < 2) return;
   const bool has_unthrottled =
       std::find(phase.targets.begin(), phase.targets.end(), 0.0) != phase.targets.end();
-  auto charts =
-      SplitBy(phase, [](const MatrixPoint& p) { return std::pair(p.target_ops, p.cache); });
+  auto charts = SplitBy(
+      phase, [](const MatrixPoint& p) { return std::tuple(p.target_ops, p.cache, p.host); });
   std::vector<double> ticks(phase.thread_counts.begin(), phase.thread_counts.end());
   std::sort(ticks.begin(), ticks.end());
   for (auto& points : charts) {
@@ -353,7 +358,8 @@ void AddThroughputVsThreadsCharts(const PhaseView& phase, const std::vector<std:
       }
       if (!series.points.empty()) chart.series.push_back(std::move(series));
     }
-    const std::string where = PointLabel(shared, {false, true, !shared.cache.empty()});
+    const std::string where =
+        PointLabel(shared, {false, true, !shared.cache.empty(), !shared.host.empty()});
     if (std::string svg = svg::RenderLineChart(chart); !svg.empty()) {
       out->push_back(
           {"throughput-vs-threads",

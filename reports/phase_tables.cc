@@ -67,12 +67,14 @@ void AddMatrixHeader(const VaryingDimensions& v, Table* t) {
   if (v.threads) t->header.push_back("threads"), t->numeric.push_back(true);
   if (v.target) t->header.push_back("target"), t->numeric.push_back(true);
   if (v.cache) t->header.push_back("cache"), t->numeric.push_back(false);
+  if (v.host) t->header.push_back("host"), t->numeric.push_back(false);
 }
 
 void AddMatrixCells(const VaryingDimensions& v, const MatrixPoint& p, std::vector<Cell>* row) {
   if (v.threads) row->push_back({std::to_string(p.threads)});
   if (v.target) row->push_back({FormatTarget(p.target_ops)});
   if (v.cache) row->push_back({p.cache.empty() ? kUnmeasured : p.cache});
+  if (v.host) row->push_back({p.host});
 }
 
 std::string Status(const PhaseRun& run) { return run.status; }
@@ -157,7 +159,7 @@ void AddEngineRows(const results::RunResults& results, const PhaseView& phase,
     written.push_back(RankedIf(rank_size, f.bytes_written));
   }
   size_t c = (phase.varying.threads ? 1 : 0) + (phase.varying.target ? 1 : 0) +
-             (phase.varying.cache ? 1 : 0) + 1;
+             (phase.varying.cache ? 1 : 0) + (phase.varying.host ? 1 : 0) + 1;
   MarkBest(&rows, ops, c++, true);
   if (columns.range) ++c;
   ++c;  // ratio
@@ -229,6 +231,7 @@ std::string Constants(const PhaseView& phase) {
   if (!phase.varying.threads) parts.push_back(PointLabel(p, {true, false, false}));
   if (!phase.varying.target) parts.push_back(PointLabel(p, {false, true, false}));
   if (!phase.varying.cache && !p.cache.empty()) parts.push_back("cache " + p.cache);
+  if (!phase.varying.host && !p.host.empty()) parts.push_back("measured on host " + p.host);
   std::string out;
   for (const auto& s : parts) out += (out.empty() ? "" : ", ") + s;
   return out;

@@ -9,6 +9,7 @@
 #include <map>
 
 #include "reports/text_format.h"
+#include "results/shard_merge.h"
 
 namespace kvbench::reports {
 
@@ -63,6 +64,7 @@ std::string PointLabel(const MatrixPoint& point, const VaryingDimensions& show) 
     parts.push_back(point.target_ops > 0 ? "target " + FormatTarget(point.target_ops)
                                          : "unthrottled");
   if (show.cache) parts.push_back(point.cache.empty() ? "no cache setting" : point.cache);
+  if (show.host && !point.host.empty()) parts.push_back("host " + point.host);
   std::string out;
   for (const auto& p : parts) out += (out.empty() ? "" : ", ") + p;
   return out;
@@ -74,6 +76,7 @@ std::string ShortPointLabel(const MatrixPoint& point, const VaryingDimensions& s
   if (show.threads) add(fmt::format("{} thr", point.threads));
   if (show.target) add(point.target_ops > 0 ? FormatTarget(point.target_ops) : "max");
   if (show.cache && !point.cache.empty()) add(point.cache);
+  if (show.host && !point.host.empty()) add(point.host);
   return out;
 }
 
@@ -90,6 +93,7 @@ size_t EngineIndex(const std::vector<std::string>& order, std::string_view engin
 
 std::vector<PhaseView> GroupByPhase(const RunResults& results) {
   const std::vector<std::string> engines = EngineOrder(results);
+  const bool several_hosts = results::HostsOf(results).size() > 1;
   std::vector<PhaseView> phases;
   for (const PhaseRun& run : results.runs) {
     auto phase = std::find_if(phases.begin(), phases.end(),
@@ -98,7 +102,8 @@ std::vector<PhaseView> GroupByPhase(const RunResults& results) {
       phases.push_back(PhaseView{run.phase, run.op, &run, {}, {}, {}, {}, {}});
       phase = phases.end() - 1;
     }
-    const MatrixPoint point{run.threads, run.target_ops, run.cache};
+    const MatrixPoint point{run.threads, run.target_ops, run.cache,
+                            several_hosts ? results::EnvironmentOf(results, run).hostname : ""};
     auto pr = std::find_if(phase->points.begin(), phase->points.end(),
                            [&](const PointRuns& p) { return p.point == point; });
     if (pr == phase->points.end()) {
@@ -109,10 +114,11 @@ std::vector<PhaseView> GroupByPhase(const RunResults& results) {
     AddUnique(&phase->thread_counts, run.threads);
     AddUnique(&phase->targets, run.target_ops);
     AddUnique(&phase->caches, run.cache);
+    AddUnique(&phase->hosts, point.host);
   }
   for (PhaseView& phase : phases) {
     phase.varying = {phase.thread_counts.size() > 1, phase.targets.size() > 1,
-                     phase.caches.size() > 1};
+                     phase.caches.size() > 1, phase.hosts.size() > 1};
     for (PointRuns& pr : phase.points) {
       std::stable_sort(pr.runs.begin(), pr.runs.end(), [&](const PhaseRun* a, const PhaseRun* b) {
         return EngineIndex(engines, a->engine) < EngineIndex(engines, b->engine);

@@ -19,6 +19,10 @@ struct MatrixPoint {
   int threads = 1;
   double target_ops = 0;  // 0 = unthrottled
   std::string cache;      // "cold" | "hot" | ""
+  // The host that measured it, when the results come from shards on more
+  // than one host (results/shard_merge.h); "" otherwise. Figures of different
+  // hosts are never put side by side as one point: they are not comparable.
+  std::string host;
 
   bool operator==(const MatrixPoint&) const = default;
 };
@@ -29,7 +33,8 @@ struct VaryingDimensions {
   bool threads = false;
   bool target = false;
   bool cache = false;
-  bool any() const { return threads || target || cache; }
+  bool host = false;
+  bool any() const { return threads || target || cache || host; }
 };
 
 // "4 threads, 2,000/s, cold": only the dimensions asked for, "" when none.
@@ -53,6 +58,7 @@ struct PhaseView {
   std::vector<int> thread_counts;
   std::vector<double> targets;
   std::vector<std::string> caches;
+  std::vector<std::string> hosts;
 };
 
 // Engine names: those of results.engines first, in their order, then any that

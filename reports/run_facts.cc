@@ -4,6 +4,7 @@
 
 #include "reports/report_model.h"
 #include "reports/text_format.h"
+#include "results/shard_merge.h"
 
 namespace kvbench::reports {
 
@@ -47,12 +48,33 @@ Facts EnvironmentFacts(const results::RunResults& results) {
     libraries += (libraries.empty() ? "" : ", ") + engine + " " + version;
   }
   Add(&f, "libraries", libraries);
+  // A sharded run: which host ran each shard, and how.
+  for (const results::ShardInfo& sh : results.shards) {
+    const results::Environment& se = sh.environment ? *sh.environment : e;
+    std::string value = fmt::format("host {}, {} rows, setup replays {}", se.hostname, sh.rows,
+                                    FormatSeconds(sh.setup_seconds));
+    if (sh.environment && !se.cpu_model.empty()) {
+      value += fmt::format(", CPU {} ({} cores), kernel {}", se.cpu_model, se.cores, se.kernel);
+    }
+    if (!sh.labels.empty()) value += ", " + JoinMap(sh.labels);
+    if (!sh.finished) value += ", did not finish";
+    Add(&f, fmt::format("shard {}/{}", sh.index, sh.count), value);
+  }
   return f;
 }
 
 std::vector<std::string> MeasurementWarnings(const results::RunResults& results) {
   const results::Environment& e = results.environment;
   std::vector<std::string> out;
+  if (const std::vector<std::string> hosts = results::HostsOf(results); hosts.size() > 1) {
+    std::string names;
+    for (const std::string& h : hosts) names += (names.empty() ? "" : ", ") + h;
+    out.push_back(fmt::format(
+        "these figures were measured on {} hosts ({}): the tables and charts group them by host "
+        "and rank engines only against others of the same host. A ratio between figures of "
+        "different hosts compares machines as much as engines: it is not comparable.",
+        hosts.size(), names));
+  }
   if (!e.build_type.empty() && e.build_type != "Release" && e.build_type != "RelWithDebInfo") {
     out.push_back("kvbench was built as " + e.build_type +
                   ": the harness's own cost is not that of a Release build.");

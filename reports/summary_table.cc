@@ -26,11 +26,13 @@ std::string RenderSummaryTable(const results::RunResults& results) {
     v.threads = v.threads || p.varying.threads || p.thread_counts != phases.front().thread_counts;
     v.target = v.target || p.varying.target || p.targets != phases.front().targets;
     v.cache = v.cache || p.varying.cache || p.caches != phases.front().caches;
+    v.host = v.host || p.hosts != phases.front().hosts || p.varying.host;
   }
   std::vector<Column> columns = {{"phase"}, {"engine"}};
   if (v.threads) columns.push_back({"threads", true});
   if (v.target) columns.push_back({"target", true});
   if (v.cache) columns.push_back({"cache"});
+  if (v.host) columns.push_back({"host"});
   for (const char* h : {"ops/s", "p50 us", "p99 us"}) columns.push_back({h, true});
   columns.push_back({"status"});
 
@@ -43,6 +45,7 @@ std::string RenderSummaryTable(const results::RunResults& results) {
         if (v.threads) row.push_back(std::to_string(run->threads));
         if (v.target) row.push_back(FormatTarget(run->target_ops));
         if (v.cache) row.push_back(run->cache.empty() ? "-" : run->cache);
+        if (v.host) row.push_back(pr.point.host);
         row.push_back(f.ops_per_sec ? FormatRate(f.ops_per_sec->median) : "-");
         row.push_back(f.p50_us ? FormatMicros(f.p50_us->median) : "-");
         row.push_back(f.p99_us ? FormatMicros(f.p99_us->median) : "-");

@@ -123,6 +123,17 @@ struct PhaseRun {
   std::string status = "ok";
   std::string reason;
   std::vector<Repetition> repetitions;
+  // Wall time of the whole matrix point: every repetition with its untimed
+  // preparation (fresh start, cold eviction, reopen) and the sync after a
+  // writing phase. What the point costs to run, for shard planning
+  // (`--costs`); absent in files written before it was recorded.
+  std::optional<double> wall_seconds;
+  // Sharded runs only: the row's position in the whole plan's run order
+  // (engine, phase, matrix point; runner/shard_plan.h), and the shard that
+  // measured it (ShardInfo::index, also the row's entry in RunResults::shards
+  // of merged results).
+  std::optional<int> row;
+  std::optional<int> shard;
 };
 
 struct EngineRun {
@@ -204,6 +215,35 @@ struct DurabilityRun {
   std::vector<std::string> problems;  // the first few, one line each ("trial 3: ...")
 };
 
+// One shard of a sharded run (`kvbench run --shard K/N`, docs/scale-out.md).
+// A shard's own results hold one; merged results (`kvbench merge`) hold every
+// shard's, each with the environment of the host that ran it.
+struct ShardInfo {
+  int index = 0;  // K of K/N, from 0
+  int count = 1;  // N
+  // The resolved plan (runner::PlanHash): only shards of one plan merge.
+  std::string plan_hash;
+  // Which unit runs on which shard (unit costs decide it, `--costs`): only
+  // shards of one assignment merge, else units would be missing or doubled.
+  std::string assignment_hash;
+  int rows = 0;  // rows (engine x phase x matrix point) assigned to this shard
+  // The shard's run ended (every engine attempted or the run interrupted);
+  // false in the results.json it rewrites while it runs, so a shard killed
+  // midway is known as such.
+  bool finished = false;
+  // Time spent replaying, untimed, the earlier phases the shard's units
+  // start from (runner/shard_plan.h): the price of sharding.
+  double setup_seconds = 0;
+  std::string started_at;
+  std::string finished_at;
+  // `--label KEY=VALUE` (the Slurm script records slurm.job_id,
+  // slurm.array_job_id, slurm.array_task_id and slurm.node).
+  std::map<std::string, std::string> labels;
+  // Merged results: the shard's host and build, and the file it was read from.
+  std::optional<Environment> environment;
+  std::string file;
+};
+
 struct RunResults {
   int schema_version = kResultsSchemaVersion;
   // A unique id given to the run when it starts (NewRunId), so a results file
@@ -219,6 +259,9 @@ struct RunResults {
   std::vector<EngineRun> engines;
   std::vector<PhaseRun> runs;
   std::vector<DurabilityRun> durability;  // `kvbench crash` only
+  // Sharded runs only (absent otherwise): this shard, or every merged shard
+  // in index order.
+  std::vector<ShardInfo> shards;
 };
 
 // A fresh random run id: 32 lower-case hex digits (128 bits from the

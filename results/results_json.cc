@@ -112,6 +112,44 @@ json SummaryToJson(const PhaseRun& pr) {
           {"ops", ops}};
 }
 
+json EnvironmentToJson(const Environment& e) {
+  json env = {{"hostname", e.hostname},
+              {"cpu_model", e.cpu_model},
+              {"cores", e.cores},
+              {"memory_bytes", e.memory_bytes},
+              {"kernel", e.kernel},
+              {"filesystem", e.filesystem},
+              {"data_directory", e.data_directory},
+              {"compiler", e.compiler},
+              {"cxx_flags", e.cxx_flags},
+              {"build_type", e.build_type},
+              {"kvbench_version", e.kvbench_version},
+              {"kvbench_revision", e.kvbench_revision},
+              {"libraries", e.libraries},
+              {"cpu_governor", e.cpu_governor},
+              {"turbo", e.turbo},
+              {"transparent_hugepages", e.transparent_hugepages},
+              {"data_device", e.data_device}};
+  PutOptional(env, "load_average_1m", e.load_average_1m);
+  return env;
+}
+
+json ShardToJson(const ShardInfo& sh) {
+  json j = {{"index", sh.index},
+            {"count", sh.count},
+            {"plan_hash", sh.plan_hash},
+            {"assignment_hash", sh.assignment_hash},
+            {"rows", sh.rows},
+            {"finished", sh.finished},
+            {"setup_seconds", sh.setup_seconds},
+            {"started_at", sh.started_at},
+            {"finished_at", sh.finished_at},
+            {"labels", sh.labels}};
+  if (sh.environment) j["environment"] = EnvironmentToJson(*sh.environment);
+  if (!sh.file.empty()) j["file"] = sh.file;
+  return j;
+}
+
 // ---- reading: every accessor names the field it could not read ----
 
 class Reader {
@@ -216,6 +254,50 @@ void ReadRepetition(Reader& r, const json& j, Repetition* rep) {
   }
 }
 
+void ReadEnvironment(Reader& r, const json& env, Environment* out) {
+  Environment& e = *out;
+  r.Get(env, "hostname", &e.hostname);
+  r.Get(env, "cpu_model", &e.cpu_model);
+  r.Get(env, "cores", &e.cores);
+  r.Get(env, "memory_bytes", &e.memory_bytes);
+  r.Get(env, "kernel", &e.kernel);
+  r.Get(env, "filesystem", &e.filesystem);
+  r.Get(env, "data_directory", &e.data_directory);
+  r.Get(env, "compiler", &e.compiler);
+  r.Get(env, "cxx_flags", &e.cxx_flags);
+  r.Get(env, "build_type", &e.build_type);
+  r.Get(env, "kvbench_version", &e.kvbench_version);
+  r.Get(env, "kvbench_revision", &e.kvbench_revision);
+  r.Get(env, "libraries", &e.libraries);
+  // Schema 2 on.
+  for (auto [name, field] :
+       {std::pair{"cpu_governor", &e.cpu_governor}, std::pair{"turbo", &e.turbo},
+        std::pair{"transparent_hugepages", &e.transparent_hugepages},
+        std::pair{"data_device", &e.data_device}}) {
+    if (env.contains(name)) r.Get(env, name, field);
+  }
+  r.GetOptional(env, "load_average_1m", &e.load_average_1m);
+}
+
+void ReadShard(Reader& r, const json& j, ShardInfo* sh) {
+  r.Get(j, "index", &sh->index);
+  r.Get(j, "count", &sh->count);
+  r.Get(j, "plan_hash", &sh->plan_hash);
+  r.Get(j, "assignment_hash", &sh->assignment_hash);
+  r.Get(j, "rows", &sh->rows);
+  r.Get(j, "finished", &sh->finished);
+  r.Get(j, "setup_seconds", &sh->setup_seconds);
+  r.Get(j, "started_at", &sh->started_at);
+  r.Get(j, "finished_at", &sh->finished_at);
+  r.Get(j, "labels", &sh->labels);
+  json env;
+  if (j.contains("environment") && r.Get(j, "environment", &env)) {
+    sh->environment.emplace();
+    ReadEnvironment(r, env, &*sh->environment);
+  }
+  if (j.contains("file")) r.Get(j, "file", &sh->file);
+}
+
 void ReadEngineRun(Reader& r, const json& j, EngineRun* er) {
   r.Get(j, "name", &er->name);
   r.Get(j, "library_version", &er->library_version);
@@ -244,6 +326,9 @@ void ReadPhaseRun(Reader& r, const json& j, PhaseRun* pr) {
       pr->repetitions.push_back(std::move(out_rep));
     }
   }
+  r.GetOptional(j, "wall_seconds", &pr->wall_seconds);
+  r.GetOptional(j, "row", &pr->row);
+  r.GetOptional(j, "shard", &pr->shard);
 }
 
 }  // namespace
@@ -251,10 +336,16 @@ void ReadPhaseRun(Reader& r, const json& j, PhaseRun* pr) {
 json PhaseRunToJson(const PhaseRun& pr) {
   json reps = json::array();
   for (const Repetition& rep : pr.repetitions) reps.push_back(RepetitionToJson(rep));
-  return {{"phase", pr.phase},   {"op", pr.op},         {"engine", pr.engine},
-          {"threads", pr.threads}, {"target_ops", pr.target_ops}, {"cache", pr.cache},
-          {"params", pr.params}, {"status", pr.status}, {"reason", pr.reason},
-          {"repetitions", reps}, {"summary", SummaryToJson(pr)}};
+  json j = {{"phase", pr.phase},           {"op", pr.op},
+            {"engine", pr.engine},         {"threads", pr.threads},
+            {"target_ops", pr.target_ops}, {"cache", pr.cache},
+            {"params", pr.params},         {"status", pr.status},
+            {"reason", pr.reason},         {"repetitions", reps},
+            {"summary", SummaryToJson(pr)}};
+  PutOptional(j, "wall_seconds", pr.wall_seconds);
+  PutOptional(j, "row", pr.row);
+  PutOptional(j, "shard", pr.shard);
+  return j;
 }
 
 json EngineRunToJson(const EngineRun& er) {
@@ -268,25 +359,7 @@ json EngineRunToJson(const EngineRun& er) {
 }
 
 json ResultsToJson(const RunResults& res) {
-  const Environment& e = res.environment;
-  json env = {{"hostname", e.hostname},
-              {"cpu_model", e.cpu_model},
-              {"cores", e.cores},
-              {"memory_bytes", e.memory_bytes},
-              {"kernel", e.kernel},
-              {"filesystem", e.filesystem},
-              {"data_directory", e.data_directory},
-              {"compiler", e.compiler},
-              {"cxx_flags", e.cxx_flags},
-              {"build_type", e.build_type},
-              {"kvbench_version", e.kvbench_version},
-              {"kvbench_revision", e.kvbench_revision},
-              {"libraries", e.libraries},
-              {"cpu_governor", e.cpu_governor},
-              {"turbo", e.turbo},
-              {"transparent_hugepages", e.transparent_hugepages},
-              {"data_device", e.data_device}};
-  PutOptional(env, "load_average_1m", e.load_average_1m);
+  const json env = EnvironmentToJson(res.environment);
   const WorkloadInfo& w = res.workload;
   json workload = {{"name", w.name},   {"description", w.description}, {"file", w.file},
                    {"source", w.source}, {"scale", w.scale},           {"dataset", w.dataset}};
@@ -305,6 +378,11 @@ json ResultsToJson(const RunResults& res) {
               {"runs", runs}};
   if (!res.run_id.empty()) doc["run_id"] = res.run_id;
   if (!res.durability.empty()) doc["durability"] = DurabilityToJson(res.durability);
+  if (!res.shards.empty()) {
+    json shards = json::array();
+    for (const ShardInfo& sh : res.shards) shards.push_back(ShardToJson(sh));
+    doc["shards"] = shards;
+  }
   return doc;
 }
 
@@ -335,28 +413,7 @@ Status ResultsFromJson(const json& doc, RunResults* out) {
   json env;
   r.set_where("results.environment");
   if (r.Get(doc, "environment", &env)) {
-    Environment& e = res.environment;
-    r.Get(env, "hostname", &e.hostname);
-    r.Get(env, "cpu_model", &e.cpu_model);
-    r.Get(env, "cores", &e.cores);
-    r.Get(env, "memory_bytes", &e.memory_bytes);
-    r.Get(env, "kernel", &e.kernel);
-    r.Get(env, "filesystem", &e.filesystem);
-    r.Get(env, "data_directory", &e.data_directory);
-    r.Get(env, "compiler", &e.compiler);
-    r.Get(env, "cxx_flags", &e.cxx_flags);
-    r.Get(env, "build_type", &e.build_type);
-    r.Get(env, "kvbench_version", &e.kvbench_version);
-    r.Get(env, "kvbench_revision", &e.kvbench_revision);
-    r.Get(env, "libraries", &e.libraries);
-    // Schema 2 on.
-    for (auto [name, field] : {std::pair{"cpu_governor", &e.cpu_governor},
-                               std::pair{"turbo", &e.turbo},
-                               std::pair{"transparent_hugepages", &e.transparent_hugepages},
-                               std::pair{"data_device", &e.data_device}}) {
-      if (env.contains(name)) r.Get(env, name, field);
-    }
-    r.GetOptional(env, "load_average_1m", &e.load_average_1m);
+    ReadEnvironment(r, env, &res.environment);
   }
   json workload;
   r.set_where("results.workload");
@@ -387,6 +444,15 @@ Status ResultsFromJson(const json& doc, RunResults* out) {
       PhaseRun pr;
       ReadPhaseRun(r, runs[i], &pr);
       res.runs.push_back(std::move(pr));
+    }
+  }
+  json shards;
+  if (doc.contains("shards") && r.Get(doc, "shards", &shards)) {
+    for (size_t i = 0; i < shards.size(); ++i) {
+      r.set_where("results.shards[" + std::to_string(i) + "]");
+      ShardInfo sh;
+      ReadShard(r, shards[i], &sh);
+      res.shards.push_back(std::move(sh));
     }
   }
   if (!r.ok()) return Status::InvalidArgument(r.error());

@@ -2,12 +2,15 @@
 
 #include <nlohmann/json.hpp>
 
+#include <chrono>
+#include <cstdio>
 #include <optional>
 
 #include "adapters/registry.h"
 #include "datasets/key_generator.h"
 #include "runner/engine_process.h"
 #include "runner/phase_executor.h"
+#include "runner/shard_plan.h"
 #include "results/results_json.h"
 #include "datasets/value_generator.h"
 
@@ -24,7 +27,7 @@ int Fail(int fd, const Status& s) {
 
 int RunEngineInChild(const RunPlan& plan, const results::EngineRun& engine,
                      const std::string& data_directory, bool show_progress,
-                     const RunPosition& position, int fd) {
+                     const RunPosition& position, const EngineRows& rows, int fd) {
   const Workload& w = plan.workload;
   std::unique_ptr<Adapter> adapter;
   Status s = AdapterRegistry::Global().Create(engine.name, &adapter);
@@ -56,22 +59,64 @@ int RunEngineInChild(const RunPlan& plan, const results::EngineRun& engine,
   std::optional<ProgressDisplay> progress;
   if (show_progress) progress.emplace(w, position, engine.name);
   inputs.progress = progress ? &*progress : nullptr;
-  for (size_t i = 0; i < w.phases.size(); ++i) {
-    const PhaseSpec& phase = w.phases[i];
-    // A phase with a dataset of its own gets its own key generator.
-    std::unique_ptr<datasets::KeyGenerator> phase_keys;
-    inputs.keys = keys.get();
-    if (!phase.dataset_kind.empty()) {
-      s = datasets::NewKeyGenerator(DatasetSpecOf(w, phase), &phase_keys);
-      if (!s.ok()) return Fail(fd, s);
-      inputs.keys = phase_keys.get();
+
+  std::vector<bool> measured = rows.measured;
+  if (measured.empty()) measured.assign(RowsPerEngine(w), true);
+  // A phase with a dataset of its own gets its own key generator, made
+  // when the schedule first reaches the phase.
+  size_t keys_phase = w.phases.size();
+  std::unique_ptr<datasets::KeyGenerator> phase_keys;
+  std::vector<MatrixPoint> points;
+  std::pair<size_t, size_t> failed_replay{w.phases.size(), 0};
+  double setup_seconds = 0;
+  for (const EngineStep& step :
+       EngineSchedule(w, measured, handle.adapter()->capabilities(), rows.first_row)) {
+    const PhaseSpec& phase = w.phases[step.phase];
+    if (step.phase != keys_phase) {
+      keys_phase = step.phase;
+      points = ExpandMatrix(phase);
+      phase_keys.reset();
+      inputs.keys = keys.get();
+      if (!phase.dataset_kind.empty()) {
+        s = datasets::NewKeyGenerator(DatasetSpecOf(w, phase), &phase_keys);
+        if (!s.ok()) return Fail(fd, s);
+        inputs.keys = phase_keys.get();
+      }
     }
     PhaseExecutor executor(inputs, &handle);
-    for (const MatrixPoint& point : ExpandMatrix(phase)) {
-      results::PhaseRun run = executor.Run(phase, i, point);
+    if (step.kind == EngineStep::kMeasure) {
+      results::PhaseRun run = executor.Run(phase, step.phase, points[step.point]);
+      if (rows.shard >= 0) {
+        run.row = step.row;
+        run.shard = rows.shard;
+      }
       if (progress) progress->PointDone(run);
       if (!WriteLine(fd, nlohmann::json{{child_message::kRun, results::PhaseRunToJson(run)}}.dump())) return 4;
+      continue;
     }
+    // Setup: what the unsharded run would have left, untimed. A repetition
+    // that fails ends its point's replays, as a failure ends its point's
+    // repetitions in Run (the shard measuring that point records it).
+    const auto t0 = std::chrono::steady_clock::now();
+    if (step.kind == EngineStep::kReplay && failed_replay != std::pair{step.phase, step.point}) {
+      s = executor.Replay(phase, step.phase, step.repetition, points[step.point]);
+      if (!s.ok()) failed_replay = {step.phase, step.point};
+    } else if (step.kind == EngineStep::kColdSync) {
+      std::optional<double> ignored;
+      s = handle.CloseAndEvict(&ignored);
+      if (s.ok()) s = handle.Open(nullptr);
+    } else if (step.kind == EngineStep::kRecreate) {
+      s = handle.Recreate();
+    }
+    setup_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    if (!s.ok()) {
+      std::fprintf(stderr, "kvbench: %s: setup before a later phase: phase '%s': %s\n",
+                   engine.name.c_str(), phase.name.c_str(), s.ToString().c_str());
+    }
+  }
+  if (rows.shard >= 0 &&
+      !WriteLine(fd, nlohmann::json{{child_message::kSetupSeconds, setup_seconds}}.dump())) {
+    return 4;
   }
   s = handle.Close();
   if (!s.ok()) return Fail(fd, s);

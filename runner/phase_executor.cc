@@ -151,6 +151,7 @@ results::PhaseRun PhaseExecutor::Run(const PhaseSpec& spec, size_t phase_index,
     run.reason = reason;
     return run;
   }
+  const auto wall0 = SteadyClock::now();
   for (int rep = 0; rep < spec.repetitions; ++rep) {
     results::Repetition r;
     bool unsupported = false;
@@ -164,7 +165,22 @@ results::PhaseRun PhaseExecutor::Run(const PhaseSpec& spec, size_t phase_index,
       break;
     }
   }
+  run.wall_seconds = SecondsSince(wall0);
   return run;
+}
+
+Status PhaseExecutor::Replay(const PhaseSpec& spec, size_t phase_index, int rep,
+                             const MatrixPoint& point) {
+  if (!UnsupportedReason(spec, engine_->adapter()->capabilities()).empty()) return Status::OK();
+  MatrixPoint unthrottled = point;
+  unthrottled.target = 0;
+  ProgressDisplay* const progress = in_.progress;
+  in_.progress = nullptr;
+  results::Repetition ignored;
+  bool unsupported = false;
+  Status s = RunRepetition(spec, phase_index, rep, unthrottled, &ignored, &unsupported);
+  in_.progress = progress;
+  return s;
 }
 
 Status PhaseExecutor::RunRepetition(const PhaseSpec& spec, size_t phase_index, int rep,

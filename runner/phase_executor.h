@@ -74,6 +74,12 @@ class PhaseExecutor {
   // reason, a missing capability status "unsupported".
   results::PhaseRun Run(const PhaseSpec& spec, size_t phase_index, const MatrixPoint& point);
 
+  // A shard's setup (runner/shard_plan.h): repetition `rep` of the phase at
+  // `point` for the state it leaves, unthrottled (the same operations, not
+  // paced), unrecorded, no progress drawn. A phase the engine cannot run does
+  // nothing, as in Run. Returns the repetition's error.
+  Status Replay(const PhaseSpec& spec, size_t phase_index, int rep, const MatrixPoint& point);
+
  private:
   Status RunRepetition(const PhaseSpec& spec, size_t phase_index, int rep,
                        const MatrixPoint& point, results::Repetition* out, bool* unsupported);

@@ -15,20 +15,35 @@ namespace kvbench::runner {
 
 namespace {
 
+// Capability names as results.json writes them, read back by CapabilitiesOf.
+constexpr std::pair<const char*, bool Capabilities::*> kCapabilityNames[] = {
+    {"stores_data", &Capabilities::stores_data},
+    {"ordered", &Capabilities::ordered},
+    {"transactional", &Capabilities::transactional},
+    {"durable", &Capabilities::durable},
+    {"concurrent_readers", &Capabilities::concurrent_readers},
+    {"concurrent_writers", &Capabilities::concurrent_writers},
+    {"native_records", &Capabilities::native_records},
+    {"native_secondary_index", &Capabilities::native_secondary_index},
+    {"reorganize", &Capabilities::reorganize}};
+
 std::map<std::string, bool> CapabilityMap(const Capabilities& c) {
-  return {{"stores_data", c.stores_data},
-          {"ordered", c.ordered},
-          {"transactional", c.transactional},
-          {"durable", c.durable},
-          {"concurrent_readers", c.concurrent_readers},
-          {"concurrent_writers", c.concurrent_writers},
-          {"native_records", c.native_records},
-          {"native_secondary_index", c.native_secondary_index},
-          {"reorganize", c.reorganize},
-          {"keys_up_to_2KiB", c.max_key_size == 0}};
+  std::map<std::string, bool> out;
+  for (const auto& [name, member] : kCapabilityNames) out[name] = c.*member;
+  out["keys_up_to_2KiB"] = c.max_key_size == 0;
+  return out;
 }
 
 }  // namespace
+
+Capabilities CapabilitiesOf(const results::EngineRun& engine) {
+  Capabilities c;
+  for (const auto& [name, member] : kCapabilityNames) {
+    const auto it = engine.capabilities.find(name);
+    if (it != engine.capabilities.end()) c.*member = it->second;
+  }
+  return c;
+}
 
 datasets::DatasetSpec DatasetSpecOf(const Workload& w) {
   datasets::DatasetSpec spec;

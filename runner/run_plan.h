@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "adapters/adapter.h"
 #include "common/status.h"
 #include "datasets/key_generator.h"
 #include "results/results.h"
@@ -41,6 +42,10 @@ struct RunPlan {
 // InvalidArgument (bad file contents, unknown engine, option, dataset or
 // distribution; "FILE: ..." prefixed) or IOError (unreadable file).
 Status PlanRun(const std::string& path, const RunOverrides& overrides, RunPlan* plan);
+
+// An engine's capabilities as the plan recorded them (EngineRun::capabilities).
+// The longest key is not recorded: max_key_size stays 0.
+Capabilities CapabilitiesOf(const results::EngineRun& engine);
 
 // The key generator's spec for the workload's [dataset] table.
 datasets::DatasetSpec DatasetSpecOf(const Workload& workload);

@@ -43,6 +43,8 @@ packages=(
 test_packages=(
   # the history store tests start a private PostgreSQL server
   postgresql
+  # tests/slurm_cluster_test.sh runs a one-node Slurm cluster (kvbench slurm)
+  slurm-wlm munge
 )
 
 if $with_tests; then
