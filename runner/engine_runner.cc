@@ -43,6 +43,7 @@ int RunEngineInChild(const RunPlan& plan, const results::EngineRun& engine,
   auto values = std::make_unique<datasets::ValueGenerator>(value_options, w.seed);
 
   EngineHandle handle(engine.name, std::move(adapter), request);
+  handle.present = w.preloaded;
   s = handle.Open(nullptr);
   if (!s.ok()) return Fail(fd, s);
   if (const std::string opened = handle.adapter()->LibraryVersion(); opened != engine.library_version) {
@@ -56,6 +57,8 @@ int RunEngineInChild(const RunPlan& plan, const results::EngineRun& engine,
   std::optional<ProgressDisplay> progress;
   if (show_progress) progress.emplace(w, position, engine.name);
   inputs.progress = progress ? &*progress : nullptr;
+  StatusOptions status{w.ycsb_output.status_interval_s, w.ycsb_output.label};
+  if (w.ycsb_output.status) inputs.status = &status;
   for (size_t i = 0; i < w.phases.size(); ++i) {
     const PhaseSpec& phase = w.phases[i];
     // A phase with a dataset of its own gets its own key generator.
