@@ -23,6 +23,7 @@ void AddValidateCommand(CLI::App& app, int* exit_code);
 void AddRunCommand(CLI::App& app, int* exit_code);
 void AddReportCommand(CLI::App& app, int* exit_code);
 void AddCompareCommand(CLI::App& app, int* exit_code);
+void AddYcsbCommand(CLI::App& app, int* exit_code);
 // `kvbench help [COMMAND]`: the same text as --help.
 void AddHelpCommand(CLI::App& app, int* exit_code);
 

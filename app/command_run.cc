@@ -1,5 +1,5 @@
 // `kvbench run FILE... [--engines a,b] [--scale F] [--repeat N] [--out DIR]
-//  [-p name=value]... [--ycsb-output]`
+//  [-p name=value]... [--ycsb-output[=DIR]]`
 #include <memory>
 
 #include "app/cli.h"
@@ -27,8 +27,10 @@ void AddRunCommand(CLI::App& app, int* exit_code) {
   cmd->add_option("-p", args->overrides.properties,
                   "YCSB property override name=value (repeatable; YCSB property files only)")
       ->allow_extra_args(false);
-  cmd->add_flag("--ycsb-output", args->ycsb_output,
-                "Print YCSB-style summary lines ([OVERALL], [READ]...) after each engine");
+  cmd->add_option("--ycsb-output", args->ycsb_output_dir,
+                  "YCSB's summary lines ([OVERALL], [READ]...): on stdout after each engine, or "
+                  "with =DIR one file per engine, phase, point and repetition in DIR")
+      ->expected(0, 1);
   cmd->callback([cmd, args, engines, exit_code] {
     // The command as the user gave it (options in CLI11's canonical form),
     // for results.json.
@@ -44,6 +46,7 @@ void AddRunCommand(CLI::App& app, int* exit_code) {
         args->command_line += " " + option->get_name() + " " + v;
       }
     }
+    args->ycsb_output = cmd->count("--ycsb-output") > 0;
     if (!engines->empty()) {
       for (const auto& e : CLI::detail::split(*engines, ',')) args->overrides.engines.push_back(e);
     }

@@ -27,6 +27,7 @@ int main(int argc, char** argv) {
   AddRunCommand(app, &exit_code);
   AddReportCommand(app, &exit_code);
   AddCompareCommand(app, &exit_code);
+  AddYcsbCommand(app, &exit_code);
   AddHelpCommand(app, &exit_code);
 
   try {

@@ -19,7 +19,9 @@
 #include "results/results_json.h"
 #include "reports/reports.h"
 #include "reports/verdict.h"
+#include "reports/hdr_histogram.h"
 #include "reports/ycsb_summary.h"
+#include "common/atomic_file.h"
 
 namespace kvbench::app {
 
@@ -38,11 +40,14 @@ std::string DefaultOutDir(const std::string& workload_name) {
 
 // Runs one engine in a child and appends what it reported to `results`.
 void RunEngine(const runner::RunPlan& plan, const results::EngineRun& engine, const std::string& data_root,
-               bool show_progress, const runner::RunPosition& position, bool keep_data,
+               bool show_progress, const runner::RunPosition& position, const RunArgs& args,
                results::RunResults* results) {
-  const std::string dir = data_root + "/" + engine.name;
+  // `kvbench ycsb` keeps the engine's files where they are; otherwise each
+  // engine starts from an empty directory of its own.
+  const bool own_dir = args.engine_dir.empty();
+  const std::string dir = own_dir ? data_root + "/" + engine.name : args.engine_dir;
   std::error_code ec;
-  fs::remove_all(dir, ec);
+  if (own_dir) fs::remove_all(dir, ec);
   fs::create_directories(dir, ec);
   results::EngineRun record = engine;
   if (ec) {
@@ -88,7 +93,29 @@ void RunEngine(const runner::RunPlan& plan, const results::EngineRun& engine, co
                                         : child_error + " (" + outcome.failure + ")";
   }
   results->engines.push_back(record);
-  if (!keep_data) fs::remove_all(dir, ec);
+  if (!args.keep_data && own_dir) fs::remove_all(dir, ec);
+}
+
+// Writes `files` (name, text) under `prefix` (a directory with its '/', or a
+// file name prefix); false with a message on stderr when one cannot be.
+bool WriteFiles(const std::string& prefix, const std::vector<std::pair<std::string, std::string>>& files) {
+  std::error_code ec;
+  const fs::path dir = fs::path(prefix + "x").parent_path();
+  if (!dir.empty()) fs::create_directories(dir, ec);
+  for (const auto& [name, text] : files) {
+    if (Status s = WriteFileAtomically(prefix + name, text); !s.ok()) {
+      fmt::print(stderr, "kvbench: {}\n", s.ToString());
+      return false;
+    }
+  }
+  return true;
+}
+
+reports::YcsbTextOptions YcsbTextOptionsOf(const runner::Workload& w) {
+  reports::YcsbTextOptions options;
+  options.percentiles = w.ycsb_output.percentiles;
+  options.timeseries = w.ycsb_output.timeseries;
+  return options;
 }
 
 // Every phase x matrix point of `engine` with no result yet gets one with
@@ -132,18 +159,32 @@ int RunWorkloadFile(const std::string& file, const RunArgs& args, bool several) 
   for (const std::string& warning : plan.warnings) {
     fmt::print(stderr, "kvbench: warning: {}\n", warning);
   }
-  std::string out = args.out.empty() ? DefaultOutDir(plan.workload.name)
-                                     : (several ? args.out + "/" + plan.workload.name : args.out);
+  RunArgs one = args;
+  if (several && !args.out.empty()) one.out = args.out + "/" + plan.workload.name;
+  if (several && !args.ycsb_output_dir.empty()) {
+    one.ycsb_output_dir = args.ycsb_output_dir + "/" + plan.workload.name;
+  }
+  results::RunResults results;
+  return RunPlanned(plan, file, one, &results);
+}
+
+int RunPlanned(const runner::RunPlan& plan, const std::string& file, const RunArgs& args,
+               results::RunResults* results_out) {
+  Status s;
+  const std::string out = args.out.empty() ? DefaultOutDir(plan.workload.name) : args.out;
   std::error_code ec;
   fs::create_directories(out, ec);
   if (ec) {
     fmt::print(stderr, "kvbench: cannot create output directory '{}': {}\n", out, ec.message());
     return kExitBadInput;
   }
-  const std::string data_root = args.data_dir.empty() ? out + "/data" : args.data_dir;
+  const std::string data_root = !args.engine_dir.empty() ? args.engine_dir
+                                : args.data_dir.empty()  ? out + "/data"
+                                                         : args.data_dir;
   fs::create_directories(data_root, ec);
 
-  results::RunResults results;
+  results::RunResults& results = *results_out;
+  results = {};
   results.started_at = runner::UtcTimestamp();
   results.command_line = args.command_line;
   results.environment = runner::CaptureEnvironment(data_root);
@@ -151,8 +192,10 @@ int RunWorkloadFile(const std::string& file, const RunArgs& args, bool several) 
   results.workload = {w.name, w.description, file, w.source, args.overrides.scale, plan.dataset};
   for (const auto& [k, v] : plan.values) results.workload.dataset["values." + k] = v;
   for (const results::EngineRun& e : plan.engines) results.environment.libraries[e.name] = e.library_version;
+  std::FILE* summary = args.summary_on_stderr ? stderr : stdout;
 
-  const bool tty = ::isatty(STDERR_FILENO) && !args.quiet;
+  // YCSB's status lines (-s) take stderr's place of the progress line.
+  const bool tty = ::isatty(STDERR_FILENO) && !args.quiet && !w.ycsb_output.status;
   runner::RunPosition position;
   position.engine_count = static_cast<int>(plan.engines.size());
   const std::string results_path = out + "/results.json";
@@ -173,7 +216,7 @@ int RunWorkloadFile(const std::string& file, const RunArgs& args, bool several) 
     }
     if (!args.quiet) fmt::print(stderr, "kvbench: {}: running {}\n", w.name, engine.name);
     position.engine_index = static_cast<int>(&engine - plan.engines.data());
-    RunEngine(plan, engine, data_root, tty, position, args.keep_data, &results);
+    RunEngine(plan, engine, data_root, tty, position, args, &results);
     if (results.engines.back().status == "interrupted") {
       MarkNotRun(plan, engine.name, &results);
       rc = kExitInterrupted;
@@ -186,8 +229,8 @@ int RunWorkloadFile(const std::string& file, const RunArgs& args, bool several) 
                  results.engines.back().reason);
       rc = kExitFailure;
     }
-    if (args.ycsb_output) {
-      fmt::print("{}", reports::RenderYcsbSummary(results, engine.name));
+    if (args.ycsb_output && args.ycsb_output_dir.empty()) {
+      fmt::print("{}", reports::RenderYcsbSummary(results, engine.name, YcsbTextOptionsOf(w)));
       std::fflush(stdout);
     }
     results.finished_at = runner::UtcTimestamp();
@@ -197,7 +240,9 @@ int RunWorkloadFile(const std::string& file, const RunArgs& args, bool several) 
       return kExitFailure;
     }
   }
-  if (!args.keep_data && args.data_dir.empty()) fs::remove_all(data_root, ec);
+  if (!args.keep_data && args.data_dir.empty() && args.engine_dir.empty()) {
+    fs::remove_all(data_root, ec);
+  }
   if (runner::InterruptCount() > 1) return kExitInterrupted;
   if (runner::InterruptCount() > 0) rc = kExitInterrupted;
   s = reports::WriteRunReports(results, out);
@@ -205,12 +250,21 @@ int RunWorkloadFile(const std::string& file, const RunArgs& args, bool several) 
     fmt::print(stderr, "kvbench: {}\n", s.ToString());
     rc = kExitFailure;
   }
-  fmt::print("{}", reports::RenderSummaryTable(results));
+  if (args.ycsb_output && !args.ycsb_output_dir.empty() &&
+      !WriteFiles(args.ycsb_output_dir + "/", reports::YcsbRunFiles(results, YcsbTextOptionsOf(w)))) {
+    rc = kExitFailure;
+  }
+  if (w.measurement.hdrhistogram &&
+      !WriteFiles(args.hdr_prefix.empty() ? out + "/hdrhistogram/" : args.hdr_prefix,
+                  reports::HdrHistogramFiles(results))) {
+    rc = kExitFailure;
+  }
+  fmt::print(summary, "{}", reports::RenderSummaryTable(results));
   if (const std::string verdict = reports::RenderVerdict(results); !verdict.empty()) {
-    fmt::print("\nVerdict (median ops/s, 95% intervals of the median; \"tied\" where they "
+    fmt::print(summary, "\nVerdict (median ops/s, 95% intervals of the median; \"tied\" where they "
                "overlap):\n{}", verdict);
   }
-  fmt::print("\nreport: {0}/report.html\n        {0}/report.md\nresults: {1}\n", out,
+  fmt::print(summary, "\nreport: {0}/report.html\n        {0}/report.md\nresults: {1}\n", out,
              results_path);
   return rc;
 }
