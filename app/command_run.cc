@@ -43,7 +43,7 @@ void AddRunCommand(CLI::App& app, int* exit_code) {
         continue;
       }
       for (const std::string& v : option->results()) {
-        args->command_line += " " + option->get_name() + " " + v;
+        args->command_line += " " + option->get_name() + (v.empty() ? "" : " " + v);
       }
     }
     args->ycsb_output = cmd->count("--ycsb-output") > 0;

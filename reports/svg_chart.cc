@@ -275,7 +275,7 @@ std::string RenderLineChart(const LineChart& chart) {
     x_axis.hi = *hi > *lo ? *hi : *lo + 1;
     x_axis.ticks = chart.x_ticks;
   } else {
-    x_axis = FitAxis(xs, /*from_zero=*/true, /*allow_log=*/true);
+    x_axis = FitAxis(xs, /*from_zero=*/true, /*allow_log=*/!chart.x_linear);
   }
   const Axis y_axis = FitAxis(ys, /*from_zero=*/true, /*allow_log=*/true);
 
@@ -313,9 +313,12 @@ std::string RenderLineChart(const LineChart& chart) {
       if (!points.empty()) points += ' ';
       points.append(Num(px(p.x))).append(",").append(Num(py(p.y)));
     }
-    s += fmt::format("<polyline points=\"{}\" fill=\"none\" stroke=\"{}\" stroke-width=\"2\"/>",
-                     points, colour);
+    // Without dots, the line itself carries the series' name as its tooltip.
+    s += fmt::format("<polyline points=\"{}\" fill=\"none\" stroke=\"{}\" stroke-width=\"2\"{}",
+                     points, colour,
+                     chart.markers ? "/>" : "><title>" + HtmlEscape(series.name) + "</title></polyline>");
     for (const LinePoint& p : series.points) {
+      if (!chart.markers) break;
       if (y_axis.log && p.y <= 0) continue;
       s += fmt::format(
           "<circle cx=\"{}\" cy=\"{}\" r=\"4\" fill=\"{}\" stroke=\"#fff\"><title>{}: {}, {}{}"

@@ -63,6 +63,8 @@ struct LineChart {
   std::string x_label, y_label;  // axis titles with units
   std::string x_unit, y_unit;    // after values in tooltips
   std::vector<double> x_ticks;   // explicit ticks (thread counts); empty: automatic
+  bool x_linear = false;         // never a logarithmic x axis (time)
+  bool markers = true;           // a dot with a tooltip on every point (off for long series)
 };
 
 // The <svg> element, or "" when there is nothing to draw (no positive value).

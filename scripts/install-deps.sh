@@ -36,6 +36,8 @@ packages=(
 
 # Only the test suite needs these; the quickstart does not.
 test_packages=(
+  # HdrHistogram's own Java reader decodes kvbench's .hlog files (tests/hdrhistogram_java_test.py)
+  libhdrhistogram-java openjdk-17-jre-headless
 )
 
 if $with_tests; then

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Every results.json kvbench writes validates against docs/results.schema.json
 # (with python3-jsonschema, Draft 2020-12): a fresh run of the quickstart on
-# every embedded engine, an interrupted-engine record, and the fixed schema 1
+# every embedded engine, YCSB runs (with HdrHistogram interval buckets, and
+# through `kvbench ycsb`), an interrupted-engine record, and the fixed schema 1
 # file the report tests use. Usage: results_schema_test.sh KVBENCH SOURCE_DIR
 set -euo pipefail
 KVBENCH=$1
@@ -10,8 +11,11 @@ WORK=$(mktemp -d /tmp/kvbench-schema-XXXXXX)
 trap 'rm -rf "$WORK"' EXIT
 "$KVBENCH" run "$SRC/workloads/quickstart.toml" --scale 0.01 --repeat 2 --quiet --out "$WORK/q" > /dev/null
 "$KVBENCH" run "$SRC/workloads/ycsb/workloada" -p recordcount=500 -p operationcount=500 \
-    --engines lmdb --quiet --out "$WORK/y" > /dev/null
+    -p measurementtype=hdrhistogram --engines lmdb --quiet --out "$WORK/y" > /dev/null
+"$KVBENCH" ycsb -load -run -db lmdb -P "$SRC/workloads/ycsb/workloadf" -p recordcount=500 \
+    -p operationcount=500 -p "kvbench.dir=$WORK/d" --out "$WORK/c" -q > /dev/null 2>&1
 /usr/bin/python3 - "$SRC/docs/results.schema.json" "$WORK/q/results.json" "$WORK/y/results.json" \
+    "$WORK/c/results.json" \
     "$SRC/reports/testdata/run_a.json" <<'PY'
 import json, sys
 import jsonschema
