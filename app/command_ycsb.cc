@@ -160,11 +160,18 @@ int RunYcsbCommand(const std::vector<std::string>& argv) {
     }
   }
 
+  YcsbDataMarker loaded;
   if (load) {
     if (reload && !cl.quiet) {
       fmt::print(stderr, "kvbench: {}: replacing the earlier load of {}\n", dir, engine);
     }
-    if (Status s = ClearYcsbDir(dir); !s.ok()) {
+    const runner::PhaseSpec& phase = plan.workload.phases.front();
+    loaded.engine = engine;
+    loaded.options = plan.engines.front().options;
+    loaded.records = phase.count + phase.ycsb->first_insert.value_or(0);
+    loaded.layout = YcsbLayout(planned);
+    loaded.loaded_at = runner::UtcTimestamp();
+    if (Status s = StartYcsbLoad(dir, loaded); !s.ok()) {
       fmt::print(stderr, "kvbench: {}\n", s.ToString());
       return kExitFailure;
     }
@@ -191,22 +198,25 @@ int RunYcsbCommand(const std::vector<std::string>& argv) {
   results::RunResults results;
   int rc = RunPlanned(plan, sources, args, &results);
   if (load && LoadFinished(results)) {
-    YcsbDataMarker done;
-    done.engine = engine;
-    done.options = plan.engines.front().options;
-    done.records = plan.workload.phases.front().count +
-                   plan.workload.phases.front().ycsb->first_insert.value_or(0);
-    done.layout = YcsbLayout(planned);
-    done.loaded_at = runner::UtcTimestamp();
-    if (Status s = WriteYcsbMarker(dir, done); !s.ok()) {
+    loaded.complete = true;
+    if (Status s = WriteYcsbMarker(dir, loaded); !s.ok()) {
       fmt::print(stderr, "kvbench: {}\n", s.ToString());
       rc = kExitFailure;
     }
   } else if (load) {
-    fmt::print(stderr, "kvbench: {}: the load did not finish; a run will refuse this directory\n",
+    fmt::print(stderr,
+               "kvbench: {}: the load did not finish; runs will refuse it until a load does\n",
                dir);
   }
 
+  // YCSB's run did not happen unless every phase ran.
+  for (const results::PhaseRun& run : results.runs) {
+    if (run.status != "ok" && rc == kExitOk) {
+      fmt::print(stderr, "kvbench: {}: phase {} {}: {}\n", engine, run.phase, run.status,
+                 run.reason);
+      rc = kExitFailure;
+    }
+  }
   const std::string text = YcsbText(results, planned, cl.cpp_form);
   if (const std::string& file = planned.ycsb_output.export_file; !file.empty()) {
     if (Status s = WriteFileAtomically(file, text); !s.ok()) {

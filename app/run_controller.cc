@@ -98,7 +98,8 @@ void RunEngine(const runner::RunPlan& plan, const results::EngineRun& engine, co
 
 // Writes `files` (name, text) under `prefix` (a directory with its '/', or a
 // file name prefix); false with a message on stderr when one cannot be.
-bool WriteFiles(const std::string& prefix, const std::vector<std::pair<std::string, std::string>>& files) {
+bool WriteFiles(const std::string& prefix,
+                const std::vector<std::pair<std::string, std::string>>& files) {
   std::error_code ec;
   const fs::path dir = fs::path(prefix + "x").parent_path();
   if (!dir.empty()) fs::create_directories(dir, ec);
@@ -251,7 +252,8 @@ int RunPlanned(const runner::RunPlan& plan, const std::string& file, const RunAr
     rc = kExitFailure;
   }
   if (args.ycsb_output && !args.ycsb_output_dir.empty() &&
-      !WriteFiles(args.ycsb_output_dir + "/", reports::YcsbRunFiles(results, YcsbTextOptionsOf(w)))) {
+      !WriteFiles(args.ycsb_output_dir + "/",
+                  reports::YcsbRunFiles(results, YcsbTextOptionsOf(w)))) {
     rc = kExitFailure;
   }
   if (w.measurement.hdrhistogram &&

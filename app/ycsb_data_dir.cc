@@ -47,6 +47,7 @@ Status ReadYcsbMarker(const std::string& dir, YcsbDataMarker* out) {
     m.records = doc.at("records").get<uint64_t>();
     m.layout = doc.at("layout").get<std::map<std::string, std::string>>();
     m.loaded_at = doc.at("loaded_at").get<std::string>();
+    m.complete = doc.at("complete").get<bool>();
     *out = std::move(m);
   } catch (const nlohmann::json::exception& e) {
     return Status::InvalidArgument(path + ": not a kvbench ycsb marker (" + e.what() + ")" + fix);
@@ -59,7 +60,8 @@ Status WriteYcsbMarker(const std::string& dir, const YcsbDataMarker& m) {
                               {"options", m.options},
                               {"records", m.records},
                               {"layout", m.layout},
-                              {"loaded_at", m.loaded_at}};
+                              {"loaded_at", m.loaded_at},
+                              {"complete", m.complete}};
   return WriteFileAtomically(MarkerPath(dir), doc.dump(1) + "\n");
 }
 
@@ -101,6 +103,10 @@ Status CheckYcsbRunDir(const std::string& dir, const std::string& engine, const 
     return Status::InvalidArgument(dir + ": holds data of engine " + Describe(*marker) + ", not " +
                                    engine);
   }
+  if (!marker->complete) {
+    return Status::InvalidArgument(dir + ": the load of " + engine + " started " +
+                                   marker->loaded_at + " did not finish; load it again");
+  }
   for (const auto& [name, value] : YcsbLayout(w)) {
     const auto loaded = marker->layout.find(name);
     if (loaded != marker->layout.end() && loaded->second != value) {
@@ -118,10 +124,13 @@ Status CheckYcsbRunDir(const std::string& dir, const std::string& engine, const 
   return Status::OK();
 }
 
-Status ClearYcsbDir(const std::string& dir) {
+Status StartYcsbLoad(const std::string& dir, const YcsbDataMarker& marker) {
   std::error_code ec;
-  fs::remove(MarkerPath(dir), ec);
-  if (ec) return Status::IOError(MarkerPath(dir) + ": cannot delete: " + ec.message());
+  fs::create_directories(dir, ec);
+  if (ec) return Status::IOError(dir + ": cannot create: " + ec.message());
+  YcsbDataMarker loading = marker;
+  loading.complete = false;
+  KVBENCH_RETURN_IF_ERROR(WriteYcsbMarker(dir, loading));
   fs::remove_all(dir + "/data", ec);
   if (ec) return Status::IOError(dir + "/data: cannot delete: " + ec.message());
   fs::create_directories(dir + "/data", ec);

@@ -5,12 +5,12 @@
 //   DIR/kvbench-ycsb.json the marker: which engine loaded it, with which
 //                         options, how many records and in which layout
 //
-// The marker is written only after a load finished, and removed before a
-// load starts, so a directory with a marker holds a complete load. A run
-// refuses a directory without one, or with another engine's; a load refuses
-// another engine's directory and any non-empty directory that has no marker
-// (it is not kvbench's to empty). Every check happens before anything in the
-// directory is touched.
+// A load writes the marker before it starts (complete: false) and again when
+// it finished (complete: true). A run refuses a directory without a marker,
+// with an incomplete one, or with another engine's; a load refuses another
+// engine's directory and any non-empty directory without a marker (it is not
+// kvbench's to empty), and replaces its own engine's earlier or unfinished
+// load. Every check happens before anything in the directory is touched.
 #pragma once
 
 #include <cstdint>
@@ -29,6 +29,7 @@ struct YcsbDataMarker {
   // The properties that decide keys and records: a run must use the same.
   std::map<std::string, std::string> layout;
   std::string loaded_at;  // ISO 8601 UTC
+  bool complete = false;  // the load finished
 };
 
 inline constexpr const char* kYcsbMarkerName = "kvbench-ycsb.json";
@@ -52,7 +53,7 @@ Status CheckYcsbLoadDir(const std::string& dir, const std::string& engine, bool*
 Status CheckYcsbRunDir(const std::string& dir, const std::string& engine, const runner::Workload& w,
                        YcsbDataMarker* marker, std::string* warning);
 
-// Empties DIR/data and removes the marker (a load about to start).
-Status ClearYcsbDir(const std::string& dir);
+// Empties DIR/data and marks `marker` (complete: false) as loading there.
+Status StartYcsbLoad(const std::string& dir, const YcsbDataMarker& marker);
 
 }  // namespace kvbench::app

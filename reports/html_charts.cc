@@ -413,7 +413,9 @@ void AddTimeSeriesCharts(const PhaseView& phase, const std::vector<std::string>&
         const double end = i + 1 == all.count.size() ? rep->seconds : begin + ts.interval_s;
         const double x = (begin + std::max(begin, end)) / 2;
         r.points.push_back({x, all.ops_per_sec[i], ""});
-        if (all.count[i] > 0) l.points.push_back({x, static_cast<double>(all.p99_ns[i]) / 1000, ""});
+        if (all.count[i] > 0) {
+          l.points.push_back({x, static_cast<double>(all.p99_ns[i]) / 1000, ""});
+        }
       }
       longest = std::max(longest, r.points.size());
       rate.series.push_back(std::move(r));

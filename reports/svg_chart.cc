@@ -314,9 +314,10 @@ std::string RenderLineChart(const LineChart& chart) {
       points.append(Num(px(p.x))).append(",").append(Num(py(p.y)));
     }
     // Without dots, the line itself carries the series' name as its tooltip.
+    const std::string end =
+        chart.markers ? "/>" : "><title>" + HtmlEscape(series.name) + "</title></polyline>";
     s += fmt::format("<polyline points=\"{}\" fill=\"none\" stroke=\"{}\" stroke-width=\"2\"{}",
-                     points, colour,
-                     chart.markers ? "/>" : "><title>" + HtmlEscape(series.name) + "</title></polyline>");
+                     points, colour, end);
     for (const LinePoint& p : series.points) {
       if (!chart.markers) break;
       if (y_axis.log && p.y <= 0) continue;

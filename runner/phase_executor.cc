@@ -308,9 +308,10 @@ Status PhaseExecutor::RunWorkers(const PhaseSpec& spec, uint64_t seed, const Mat
   const Measurement& measurement = in_.workload->measurement;
   if (measured) {
     base.interval_max_ns = static_cast<uint64_t>(measurement.interval_s * 1e9);
-    base.interval_min_ns = measurement.interval_exact
-                               ? base.interval_max_ns
-                               : std::max<uint64_t>(1, base.interval_max_ns / kNarrowestIntervalDivisor);
+    base.interval_min_ns =
+        measurement.interval_exact
+            ? base.interval_max_ns
+            : std::max<uint64_t>(1, base.interval_max_ns / kNarrowestIntervalDivisor);
   }
 
   std::unique_ptr<PaddedCounter[]> insert_counts;

@@ -117,7 +117,9 @@ void PhaseWorker::Run(Session* session, uint64_t start_ticks) {
         boundary = out->intervals.next_boundary();
       }
       rec[static_cast<size_t>(OpKind::kRmwRead)].Record(clock.ToNs(tm > t0 ? tm - t0 : 0));
-      if (stream_.RmwWrote()) rec[static_cast<size_t>(OpKind::kRmwUpdate)].Record(clock.ToNs(t1 - tm));
+      if (stream_.RmwWrote()) {
+        rec[static_cast<size_t>(OpKind::kRmwUpdate)].Record(clock.ToNs(t1 - tm));
+      }
     } else {
       t1 = clock.Now();
       if (t1 >= boundary) {

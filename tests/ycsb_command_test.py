@@ -164,6 +164,20 @@ def test_a_second_load_of_the_same_engine_replaces_the_first():
     assert json.load(open(f"{DIR}/kvbench-ycsb.json"))["records"] == 500
 
 
+def test_an_unfinished_load_is_refused_by_runs_and_replaced_by_a_load():
+    # MDB_APPEND refuses YCSB's hashed (unordered) keys: the load fails.
+    p = kvbench("ycsb", "load", "lmdb", "-P", f"{WORKLOADS}/workloada", "-p", "recordcount=500",
+                "-p", "lmdb.append=true", "-p", f"kvbench.dir={DIR}", "--out", f"{WORK}/fail",
+                expect=1)
+    assert "did not finish" in p.stderr, p.stderr
+    assert json.load(open(f"{DIR}/kvbench-ycsb.json"))["complete"] is False
+    bad(["ycsb", "run", "lmdb", "-P", f"{WORKLOADS}/workloada", "-p", f"kvbench.dir={DIR}"],
+        "did not finish")
+    kvbench("ycsb", "load", "lmdb", "-P", f"{WORKLOADS}/workloada", "-p", "recordcount=500",
+            "-p", f"kvbench.dir={DIR}", "--out", f"{WORK}/again", "-q")
+    assert json.load(open(f"{DIR}/kvbench-ycsb.json"))["complete"] is True
+
+
 try:
     for name, test in list(globals().items()):
         if name.startswith("test_"):
