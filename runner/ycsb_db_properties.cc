@@ -254,7 +254,9 @@ class OtherProperties {
   // Engine options and YCSB-cpp's binding settings.
   Status Database(const std::string& name, const PropertyValue& v) {
     const std::vector<std::string> engines = catalog_.EnginesWith(name);
-    if (!engines.empty()) {
+    // A kvbench option YCSB-cpp also names (rocksdb.sync) takes YCSB-cpp's
+    // values too (true/false), and its own as they are.
+    if (!engines.empty() && !HasYcsbCppValue(name, v.value)) {
       for (const std::string& e : engines) SetOption(e, name, v.value, name, v);
       return Status::OK();
     }
@@ -300,6 +302,18 @@ class OtherProperties {
     return Fail(name, v,
                 "unknown property (kvbench reads CoreWorkload's properties, the engines' "
                 "options and the YCSB client properties docs/ycsb.md lists)");
+  }
+
+  static bool HasYcsbCppValue(const std::string& name, const std::string& value) {
+    for (const DbProperty& row : kDbProperties) {
+      if (name != row.name) continue;
+      const std::string v = row.lower ? ToLower(value) : value;
+      if (row.defaults.contains(v)) return true;
+      for (const auto& [from, to] : row.values) {
+        if (v == from) return true;
+      }
+    }
+    return false;
   }
 
   void SetOption(const std::string& engine, const std::string& option, const std::string& value,
