@@ -48,6 +48,14 @@ void IntervalRecorder::Close(uint64_t now, LatencyHistogram* open, LatencyHistog
   next_boundary_ = start_ticks_ + (open_start_ + width_) * unit_ticks_;
 }
 
+void AddCell(const IntervalCell& c, const std::vector<BucketCount>& buckets,
+             LatencyHistogram* into) {
+  for (size_t b = c.first_bucket; b < c.first_bucket + c.bucket_count; ++b) {
+    into->AddBucket(buckets[b].bucket, buckets[b].count);
+  }
+  into->AddExtremes(c.sum_ns, c.min_ns, c.max_ns);
+}
+
 namespace {
 
 // Figures of one interval's merged histogram.
@@ -107,11 +115,7 @@ results::TimeSeries BuildTimeSeries(const std::vector<const IntervalRecorder*>& 
            ++cursor[w]) {
         const IntervalCell& c = cells[cursor[w]];
         for (size_t o = 0; o < ops.size(); ++o) {
-          if ((ops[o].kinds & (1u << c.kind)) == 0) continue;
-          for (size_t b = c.first_bucket; b < c.first_bucket + c.bucket_count; ++b) {
-            merged[o].AddBucket(buckets[b].bucket, buckets[b].count);
-          }
-          merged[o].AddExtremes(c.sum_ns, c.min_ns, c.max_ns);
+          if ((ops[o].kinds & (1u << c.kind)) != 0) AddCell(c, buckets, &merged[o]);
         }
       }
     }

@@ -104,6 +104,10 @@ class IntervalRecorder {
   std::vector<BucketCount> buckets_;
 };
 
+// Adds cell `c` (whose buckets are in `buckets`) to `into`.
+void AddCell(const IntervalCell& c, const std::vector<BucketCount>& buckets,
+             LatencyHistogram* into);
+
 // An operation name of the results and the operation kinds merged into it
 // (bit k = histogram k): YCSB's READ also holds READ-MODIFY-WRITE's read part.
 struct ReportedOp {

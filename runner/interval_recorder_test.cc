@@ -61,8 +61,12 @@ TEST(IntervalRecorderTest, APhaseOfAnyLengthShowsAtLeastTwentyIntervals) {
     const results::TimeSeries ts =
         BuildTimeSeries({&w.recorder}, ops, span, 1.0, static_cast<double>(span) / 1e9, false);
     EXPECT_GE(ts.intervals(), 20u) << span;
-    if (span < 20 * 640) EXPECT_LE(ts.intervals(), 40u) << span;
-    if (span >= 40 * 640) EXPECT_DOUBLE_EQ(ts.interval_s, 640e-9) << span;
+    if (span < 20 * 640) {
+      EXPECT_LE(ts.intervals(), 40u) << span;
+    }
+    if (span >= 40 * 640) {
+      EXPECT_DOUBLE_EQ(ts.interval_s, 640e-9) << span;
+    }
     EXPECT_EQ(Sum(ts.ops[0].count), span);
     EXPECT_EQ(Sum(ts.ops[1].count), span);
     EXPECT_EQ(Sum(ts.ops[2].count), 0u);

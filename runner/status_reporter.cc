@@ -58,12 +58,7 @@ void StatusFeed::Publish(const IntervalRecorder& recorder, size_t first) {
   const std::vector<BucketCount>& buckets = recorder.buckets();
   std::lock_guard lock(mutex_);
   for (size_t i = first; i < cells.size(); ++i) {
-    const IntervalCell& c = cells[i];
-    LatencyHistogram& into = pending_[static_cast<size_t>(c.kind)];
-    for (size_t b = c.first_bucket; b < c.first_bucket + c.bucket_count; ++b) {
-      into.AddBucket(buckets[b].bucket, buckets[b].count);
-    }
-    into.AddExtremes(c.sum_ns, c.min_ns, c.max_ns);
+    AddCell(cells[i], buckets, &pending_[static_cast<size_t>(cells[i].kind)]);
   }
 }
 

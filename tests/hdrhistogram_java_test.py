@@ -13,10 +13,12 @@ import glob
 import json
 import os
 import re
-import shutil
 import subprocess
 import sys
 import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import script_tests  # noqa: E402
 
 KVBENCH, SRC, JAVA, JAR = (os.path.abspath(a) for a in sys.argv[1:5])
 WORK = tempfile.mkdtemp(prefix="kvbench-hdr-test-")
@@ -102,10 +104,4 @@ def test_ycsb_measurementtype_hdrhistogram():
     assert check_dir(f"{WORK}/ycsb-hdr/run1-", results) == 2 + 3  # INSERT; READ, UPDATE
 
 
-try:
-    for name, test in list(globals().items()):
-        if name.startswith("test_"):
-            test()
-            print(f"ok: {name}")
-finally:
-    shutil.rmtree(WORK, ignore_errors=True)
+script_tests.run_tests(globals(), WORK)

@@ -11,12 +11,12 @@ Usage: ycsb_command_test.py KVBENCH SOURCE_DIR
 import json
 import os
 import re
-import shutil
 import subprocess
 import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import script_tests  # noqa: E402
 import ycsb_output  # noqa: E402
 
 KVBENCH, SRC = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
@@ -178,10 +178,4 @@ def test_an_unfinished_load_is_refused_by_runs_and_replaced_by_a_load():
     assert json.load(open(f"{DIR}/kvbench-ycsb.json"))["complete"] is True
 
 
-try:
-    for name, test in list(globals().items()):
-        if name.startswith("test_"):
-            test()
-            print(f"ok: {name}")
-finally:
-    shutil.rmtree(WORK, ignore_errors=True)
+script_tests.run_tests(globals(), WORK)
