@@ -9,6 +9,8 @@
 #include <fstream>
 #include <sstream>
 
+#include "results/time_series_json.h"
+
 namespace kvbench::results {
 
 using nlohmann::json;
@@ -22,12 +24,6 @@ void PutOptional(json& j, const char* name, const std::optional<T>& v) {
   if (v) j[name] = *v;
 }
 
-json BucketsToJson(const std::vector<std::pair<uint64_t, uint64_t>>& buckets) {
-  json out = json::array();
-  for (const auto& [upper, count] : buckets) out.push_back({upper, count});
-  return out;
-}
-
 json LatencyToJson(const LatencySummary& l) {
   const json buckets = BucketsToJson(l.buckets);
   return {{"count", l.count},   {"mean_ns", l.mean_ns}, {"min_ns", l.min_ns},
@@ -36,41 +32,6 @@ json LatencyToJson(const LatencySummary& l) {
           {"buckets", buckets}};
 }
 
-
-// Figures of intervals where the operation did not run are null: nothing
-// was measured there.
-template <typename T>
-json MeasuredOnly(const std::vector<T>& values, const std::vector<uint64_t>& count) {
-  json out = json::array();
-  for (size_t i = 0; i < values.size(); ++i) {
-    if (i < count.size() && count[i] > 0) {
-      out.push_back(values[i]);
-    } else {
-      out.push_back(nullptr);
-    }
-  }
-  return out;
-}
-
-json TimeSeriesToJson(const TimeSeries& t) {
-  json ops = json::array();
-  for (const OpTimeSeries& o : t.ops) {
-    json op = {{"op", o.op},
-               {"count", o.count},
-               {"ops_per_sec", o.ops_per_sec},
-               {"mean_ns", MeasuredOnly(o.mean_ns, o.count)},
-               {"p50_ns", MeasuredOnly(o.p50_ns, o.count)},
-               {"p99_ns", MeasuredOnly(o.p99_ns, o.count)},
-               {"max_ns", MeasuredOnly(o.max_ns, o.count)}};
-    if (!o.buckets.empty()) {
-      json buckets = json::array();
-      for (const auto& b : o.buckets) buckets.push_back(BucketsToJson(b));
-      op["buckets"] = buckets;
-    }
-    ops.push_back(op);
-  }
-  return {{"interval_s", t.interval_s}, {"start_unix_s", t.start_unix_s}, {"ops", ops}};
-}
 
 json WorkToJson(const WorkCounts& w) {
   return {{"found", w.found},   {"not_found", w.not_found},       {"rows", w.rows},
@@ -192,69 +153,6 @@ class Reader {
   std::string error_;
 };
 
-bool ReadBuckets(Reader& r, const json& j, std::vector<std::pair<uint64_t, uint64_t>>* out) {
-  if (!j.is_array()) return r.Fail("field 'buckets': must be a list of [upper_ns, count]");
-  for (const json& b : j) {
-    if (!b.is_array() || b.size() != 2 || !b[0].is_number_unsigned() ||
-        !b[1].is_number_unsigned()) {
-      return r.Fail("field 'buckets': each bucket is [upper_ns, count]");
-    }
-    out->emplace_back(b[0].get<uint64_t>(), b[1].get<uint64_t>());
-  }
-  return true;
-}
-
-// A list of numbers where null (not measured) reads as 0.
-template <typename T>
-void ReadSeries(Reader& r, const json& j, const char* name, size_t size, std::vector<T>* out) {
-  if (!r.ok()) return;
-  if (!j.contains(name) || !j.at(name).is_array() || j.at(name).size() != size) {
-    r.Fail(std::string("time_series field '") + name + "': missing or not " +
-           std::to_string(size) + " values");
-    return;
-  }
-  for (const json& v : j.at(name)) {
-    if (v.is_null()) {
-      out->push_back(0);
-    } else if (v.is_number()) {
-      out->push_back(v.get<T>());
-    } else {
-      r.Fail(std::string("time_series field '") + name + "': not a number");
-      return;
-    }
-  }
-}
-
-void ReadTimeSeries(Reader& r, const json& j, TimeSeries* t) {
-  r.Get(j, "interval_s", &t->interval_s);
-  r.Get(j, "start_unix_s", &t->start_unix_s);
-  json ops;
-  if (!r.Get(j, "ops", &ops)) return;
-  for (const json& o : ops) {
-    OpTimeSeries s;
-    r.Get(o, "op", &s.op);
-    r.Get(o, "count", &s.count);
-    const size_t n = s.count.size();
-    ReadSeries(r, o, "ops_per_sec", n, &s.ops_per_sec);
-    ReadSeries(r, o, "mean_ns", n, &s.mean_ns);
-    ReadSeries(r, o, "p50_ns", n, &s.p50_ns);
-    ReadSeries(r, o, "p99_ns", n, &s.p99_ns);
-    ReadSeries(r, o, "max_ns", n, &s.max_ns);
-    if (o.contains("buckets") && r.ok()) {
-      const json& all = o.at("buckets");
-      if (!all.is_array() || all.size() != n) {
-        r.Fail("time_series field 'buckets': not one list per interval");
-        return;
-      }
-      for (const json& b : all) {
-        s.buckets.emplace_back();
-        if (!ReadBuckets(r, b, &s.buckets.back())) return;
-      }
-    }
-    t->ops.push_back(std::move(s));
-  }
-}
-
 void ReadLatency(Reader& r, const json& j, LatencySummary* l) {
   r.Get(j, "count", &l->count);
   r.Get(j, "mean_ns", &l->mean_ns);
@@ -266,7 +164,9 @@ void ReadLatency(Reader& r, const json& j, LatencySummary* l) {
   r.Get(j, "p999_ns", &l->p999_ns);
   r.Get(j, "max_ns", &l->max_ns);
   json buckets;
-  if (r.Get(j, "buckets", &buckets)) ReadBuckets(r, buckets, &l->buckets);
+  if (r.Get(j, "buckets", &buckets)) {
+    if (Status s = BucketsFromJson(buckets, &l->buckets); !s.ok()) r.Fail(s.message());
+  }
 }
 
 void ReadWork(Reader& r, const json& j, WorkCounts* w) {
@@ -315,7 +215,7 @@ void ReadRepetition(Reader& r, const json& j, Repetition* rep) {
   json series, cleanup;
   if (j.contains("time_series") && r.Get(j, "time_series", &series)) {
     rep->time_series.emplace();
-    ReadTimeSeries(r, series, &*rep->time_series);
+    if (Status s = TimeSeriesFromJson(series, &*rep->time_series); !s.ok()) r.Fail(s.message());
   }
   if (j.contains("session_cleanup") && r.Get(j, "session_cleanup", &cleanup)) {
     rep->session_cleanup.emplace();
