@@ -160,6 +160,18 @@ int RunWorkloadFile(const std::string& file, const RunArgs& args, bool several) 
   for (const std::string& warning : plan.warnings) {
     fmt::print(stderr, "kvbench: warning: {}\n", warning);
   }
+  // Properties of YCSB's command line, which `kvbench run` does not have.
+  const runner::Workload& w = plan.workload;
+  for (const char* name : {"db", "dbname", "doload", "dotransactions", "dotransaction",
+                           "kvbench.dir", "exportfile"}) {
+    if (w.ycsb_properties.contains(name) || (name == std::string("exportfile") &&
+                                             !w.ycsb_output.export_file.empty())) {
+      fmt::print(stderr,
+                 "kvbench: warning: {}: {} is read by `kvbench ycsb`; `kvbench run` runs every "
+                 "phase on --engines and writes YCSB's output with --ycsb-output[=DIR]\n",
+                 file, name);
+    }
+  }
   RunArgs one = args;
   if (several && !args.out.empty()) one.out = args.out + "/" + plan.workload.name;
   if (several && !args.ycsb_output_dir.empty()) {
