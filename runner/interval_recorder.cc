@@ -33,7 +33,11 @@ void IntervalRecorder::Close(uint64_t now, LatencyHistogram* open, LatencyHistog
     cell.max_ns = h.max();
     cell.first_bucket = buckets_.size();
     h.DrainInto(&totals[k], [this](size_t b, uint64_t n) {
-      buckets_.push_back({static_cast<uint32_t>(b), n});
+      for (uint64_t left = n; left > 0;) {
+        const auto part = static_cast<uint32_t>(std::min<uint64_t>(left, UINT32_MAX));
+        buckets_.push_back({static_cast<uint32_t>(b), part});
+        left -= part;
+      }
     });
     cell.bucket_count = buckets_.size() - cell.first_bucket;
     cells_.push_back(cell);

@@ -54,7 +54,10 @@ void WaitUntil(const CycleClock& clock, uint64_t due, bool spin) {
 }  // namespace
 
 PhaseWorker::PhaseWorker(const WorkerPlan& plan, int thread_index)
-    : plan_(plan), stream_(plan, thread_index) {}
+    : plan_(plan), stream_(plan, thread_index) {
+  // Allocated here, before the timed span starts.
+  if (plan_.interval_min_ns > 0) open_ = std::make_unique<std::array<LatencyHistogram, kOpKinds>>();
+}
 
 PhaseWorker::~PhaseWorker() = default;
 
@@ -75,8 +78,7 @@ void PhaseWorker::Run(Session* session, uint64_t start_ticks) {
   uint64_t digest = 0;
   uint64_t measured = 0;
   record_to_ = out->latency.data();
-  if (plan_.interval_min_ns > 0) {
-    open_ = std::make_unique<std::array<LatencyHistogram, kOpKinds>>();
+  if (open_) {
     out->intervals.Start(start_ticks, clock.FromNs(plan_.interval_min_ns),
                          clock.FromNs(plan_.interval_max_ns));
     record_to_ = open_->data();
