@@ -56,12 +56,9 @@ Status ReadYcsbMarker(const std::string& dir, YcsbDataMarker* out) {
 }
 
 Status WriteYcsbMarker(const std::string& dir, const YcsbDataMarker& m) {
-  const nlohmann::json doc = {{"engine", m.engine},
-                              {"options", m.options},
-                              {"records", m.records},
-                              {"layout", m.layout},
-                              {"loaded_at", m.loaded_at},
-                              {"complete", m.complete}};
+  const nlohmann::json doc = {{"engine", m.engine},       {"options", m.options},
+                              {"records", m.records},     {"layout", m.layout},
+                              {"loaded_at", m.loaded_at}, {"complete", m.complete}};
   return WriteFileAtomically(MarkerPath(dir), doc.dump(1) + "\n");
 }
 
