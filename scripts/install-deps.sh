@@ -27,6 +27,8 @@ packages=(
   libkyotocabinet-dev libtkrzw-dev
   # libraries kvbench itself uses
   libfmt-dev libtomlplusplus-dev libcli11-dev nlohmann-json3-dev
+  # zlib: HdrHistogram's compressed encoding (.hlog files)
+  zlib1g-dev
   # tests and micro-benchmarks; chromium renders report.html headless in the
   # browser test
   libgtest-dev libgmock-dev libbenchmark-dev chromium
