@@ -28,6 +28,7 @@ void AddHistoryCommand(CLI::App& app, int* exit_code);
 void AddCrashCommand(CLI::App& app, int* exit_code);
 void AddMergeCommand(CLI::App& app, int* exit_code);
 void AddSlurmCommand(CLI::App& app, int* exit_code);
+void AddYcsbCommand(CLI::App& app, int* exit_code);
 // `kvbench help [COMMAND]`: the same text as --help.
 void AddHelpCommand(CLI::App& app, int* exit_code);
 

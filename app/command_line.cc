@@ -14,7 +14,9 @@ std::string CanonicalCommandLine(const CLI::App& cmd, const std::string& positio
     }
     // An option whose value may be omitted (run's --history) shows bare.
     if (option->results().empty()) line += " " + option->get_name();
-    for (const std::string& v : option->results()) line += " " + option->get_name() + " " + v;
+    for (const std::string& v : option->results()) {
+      line += " " + option->get_name() + (v.empty() ? "" : " " + v);
+    }
   }
   return line;
 }

@@ -1,5 +1,5 @@
 // `kvbench run FILE... [--engines a,b] [--scale F] [--repeat N] [--out DIR]
-//  [-p name=value]... [--ycsb-output] [--shard K/N [--costs FILE] [--label KEY=VALUE]...]`
+//  [-p name=value]... [--ycsb-output[=DIR]] [--shard K/N [--costs FILE] [--label KEY=VALUE]...]`
 #include <fmt/core.h>
 
 #include <memory>
@@ -55,8 +55,10 @@ void AddRunCommand(CLI::App& app, int* exit_code) {
   cmd->add_option("-p", args->overrides.properties,
                   "YCSB property override name=value (repeatable; YCSB property files only)")
       ->allow_extra_args(false);
-  cmd->add_flag("--ycsb-output", args->ycsb_output,
-                "Print YCSB-style summary lines ([OVERALL], [READ]...) after each engine");
+  cmd->add_option("--ycsb-output", args->ycsb_output_dir,
+                  "YCSB's summary lines ([OVERALL], [READ]...): on stdout after each engine, or "
+                  "with =DIR one file per engine, phase, point and repetition in DIR")
+      ->expected(0, 1);
   auto shard = std::make_shared<std::string>();
   auto labels = std::make_shared<std::vector<std::string>>();
   cmd->add_option("--shard", *shard,
@@ -76,6 +78,7 @@ void AddRunCommand(CLI::App& app, int* exit_code) {
   history->expected(0, 1);
   cmd->callback([cmd, args, engines, history, shard, labels, exit_code] {
     args->command_line = CanonicalCommandLine(*cmd, "files");
+    args->ycsb_output = cmd->count("--ycsb-output") > 0;
     if (!engines->empty()) {
       for (const auto& e : CLI::detail::split(*engines, ',')) args->overrides.engines.push_back(e);
     }

@@ -31,6 +31,7 @@ int main(int argc, char** argv) {
   AddCrashCommand(app, &exit_code);
   AddMergeCommand(app, &exit_code);
   AddSlurmCommand(app, &exit_code);
+  AddYcsbCommand(app, &exit_code);
   AddHelpCommand(app, &exit_code);
 
   try {

@@ -21,7 +21,9 @@
 #include "results/results_json.h"
 #include "reports/reports.h"
 #include "reports/verdict.h"
+#include "reports/hdr_histogram.h"
 #include "reports/ycsb_summary.h"
+#include "common/atomic_file.h"
 
 namespace kvbench::app {
 
@@ -41,11 +43,14 @@ std::string DefaultOutDir(const std::string& workload_name) {
 // Runs one engine in a child and appends what it reported to `results`.
 void RunEngine(const runner::RunPlan& plan, const results::EngineRun& engine,
                const std::string& data_root, bool show_progress,
-               const runner::RunPosition& position, bool keep_data, const runner::EngineRows& rows,
-               results::RunResults* results) {
-  const std::string dir = data_root + "/" + engine.name;
+               const runner::RunPosition& position, const RunArgs& args,
+               const runner::EngineRows& rows, results::RunResults* results) {
+  // `kvbench ycsb` keeps the engine's files where they are; otherwise each
+  // engine starts from an empty directory of its own.
+  const bool own_dir = args.engine_dir.empty();
+  const std::string dir = own_dir ? data_root + "/" + engine.name : args.engine_dir;
   std::error_code ec;
-  fs::remove_all(dir, ec);
+  if (own_dir) fs::remove_all(dir, ec);
   fs::create_directories(dir, ec);
   results::EngineRun record = engine;
   if (ec) {
@@ -99,7 +104,30 @@ void RunEngine(const runner::RunPlan& plan, const results::EngineRun& engine,
                                         : child_error + " (" + outcome.failure + ")";
   }
   results->engines.push_back(record);
-  if (!keep_data) fs::remove_all(dir, ec);
+  if (!args.keep_data && own_dir) fs::remove_all(dir, ec);
+}
+
+// Writes `files` (name, text) under `prefix` (a directory with its '/', or a
+// file name prefix); false with a message on stderr when one cannot be.
+bool WriteFiles(const std::string& prefix,
+                const std::vector<std::pair<std::string, std::string>>& files) {
+  std::error_code ec;
+  const fs::path dir = fs::path(prefix + "x").parent_path();
+  if (!dir.empty()) fs::create_directories(dir, ec);
+  for (const auto& [name, text] : files) {
+    if (Status s = WriteFileAtomically(prefix + name, text); !s.ok()) {
+      fmt::print(stderr, "kvbench: {}\n", s.ToString());
+      return false;
+    }
+  }
+  return true;
+}
+
+reports::YcsbTextOptions YcsbTextOptionsOf(const runner::Workload& w) {
+  reports::YcsbTextOptions options;
+  options.percentiles = w.ycsb_output.percentiles;
+  options.timeseries = w.ycsb_output.timeseries;
+  return options;
 }
 
 // Every phase x matrix point of `engine` it was to measure (`rows`) with no
@@ -170,6 +198,30 @@ int RunWorkloadFile(const std::string& file, const RunArgs& args, bool several) 
   for (const std::string& warning : plan.warnings) {
     fmt::print(stderr, "kvbench: warning: {}\n", warning);
   }
+  // Properties of YCSB's command line, which `kvbench run` does not have.
+  const runner::Workload& w = plan.workload;
+  for (const char* name : {"db", "dbname", "doload", "dotransactions", "dotransaction",
+                           "kvbench.dir", "exportfile"}) {
+    if (w.ycsb_properties.contains(name) || (name == std::string("exportfile") &&
+                                             !w.ycsb_output.export_file.empty())) {
+      fmt::print(stderr,
+                 "kvbench: warning: {}: {} is read by `kvbench ycsb`; `kvbench run` runs every "
+                 "phase on --engines and writes YCSB's output with --ycsb-output[=DIR]\n",
+                 file, name);
+    }
+  }
+  RunArgs one = args;
+  if (several && !args.out.empty()) one.out = args.out + "/" + plan.workload.name;
+  if (several && !args.ycsb_output_dir.empty()) {
+    one.ycsb_output_dir = args.ycsb_output_dir + "/" + plan.workload.name;
+  }
+  results::RunResults results;
+  return RunPlanned(plan, file, one, &results);
+}
+
+int RunPlanned(const runner::RunPlan& plan, const std::string& file, const RunArgs& args,
+               results::RunResults* results_out) {
+  Status s;
   // A shard measures its units of the plan (runner/shard_plan.h).
   std::vector<bool> shard_rows;
   results::ShardInfo shard;
@@ -182,18 +234,20 @@ int RunWorkloadFile(const std::string& file, const RunArgs& args, bool several) 
   }
   std::string default_out = DefaultOutDir(plan.workload.name);
   if (args.shard) default_out += fmt::format("-shard{}of{}", shard.index, shard.count);
-  std::string out =
-      args.out.empty() ? default_out : (several ? args.out + "/" + plan.workload.name : args.out);
+  const std::string out = args.out.empty() ? default_out : args.out;
   std::error_code ec;
   fs::create_directories(out, ec);
   if (ec) {
     fmt::print(stderr, "kvbench: cannot create output directory '{}': {}\n", out, ec.message());
     return kExitBadInput;
   }
-  const std::string data_root = args.data_dir.empty() ? out + "/data" : args.data_dir;
+  const std::string data_root = !args.engine_dir.empty() ? args.engine_dir
+                                : args.data_dir.empty()  ? out + "/data"
+                                                         : args.data_dir;
   fs::create_directories(data_root, ec);
 
-  results::RunResults results;
+  results::RunResults& results = *results_out;
+  results = {};
   results.run_id = results::NewRunId();
   results.started_at = runner::UtcTimestamp();
   results.command_line = args.command_line;
@@ -206,8 +260,10 @@ int RunWorkloadFile(const std::string& file, const RunArgs& args, bool several) 
     shard.started_at = results.started_at;
     results.shards.push_back(shard);
   }
+  std::FILE* summary = args.summary_on_stderr ? stderr : stdout;
 
-  const bool tty = ::isatty(STDERR_FILENO) && !args.quiet;
+  // YCSB's status lines (-s) take stderr's place of the progress line.
+  const bool tty = ::isatty(STDERR_FILENO) && !args.quiet && !w.ycsb_output.status;
   runner::RunPosition position;
   position.engine_count = static_cast<int>(plan.engines.size());
   const std::string results_path = out + "/results.json";
@@ -240,7 +296,7 @@ int RunWorkloadFile(const std::string& file, const RunArgs& args, bool several) 
     }
     if (!args.quiet) fmt::print(stderr, "kvbench: {}: running {}\n", w.name, engine.name);
     position.engine_index = static_cast<int>(engine_index);
-    RunEngine(plan, engine, data_root, tty, position, args.keep_data, rows, &results);
+    RunEngine(plan, engine, data_root, tty, position, args, rows, &results);
     if (results.engines.back().status == "interrupted") {
       MarkNotRun(plan, engine.name, rows, &results);
       rc = kExitInterrupted;
@@ -253,8 +309,8 @@ int RunWorkloadFile(const std::string& file, const RunArgs& args, bool several) 
                  results.engines.back().reason);
       rc = kExitFailure;
     }
-    if (args.ycsb_output) {
-      fmt::print("{}", reports::RenderYcsbSummary(results, engine.name));
+    if (args.ycsb_output && args.ycsb_output_dir.empty()) {
+      fmt::print("{}", reports::RenderYcsbSummary(results, engine.name, YcsbTextOptionsOf(w)));
       std::fflush(stdout);
     }
     results.finished_at = runner::UtcTimestamp();
@@ -264,7 +320,9 @@ int RunWorkloadFile(const std::string& file, const RunArgs& args, bool several) 
       return kExitFailure;
     }
   }
-  if (!args.keep_data && args.data_dir.empty()) fs::remove_all(data_root, ec);
+  if (!args.keep_data && args.data_dir.empty() && args.engine_dir.empty()) {
+    fs::remove_all(data_root, ec);
+  }
   if (runner::InterruptCount() > 1) return kExitInterrupted;
   if (args.shard) {
     // The shard's run ended: `kvbench merge` takes it as complete.
@@ -282,17 +340,27 @@ int RunWorkloadFile(const std::string& file, const RunArgs& args, bool several) 
     fmt::print(stderr, "kvbench: {}\n", s.ToString());
     rc = kExitFailure;
   }
-  fmt::print("{}", reports::RenderSummaryTable(results));
+  if (args.ycsb_output && !args.ycsb_output_dir.empty() &&
+      !WriteFiles(args.ycsb_output_dir + "/",
+                  reports::YcsbRunFiles(results, YcsbTextOptionsOf(w)))) {
+    rc = kExitFailure;
+  }
+  if (w.measurement.hdrhistogram &&
+      !WriteFiles(args.hdr_prefix.empty() ? out + "/hdrhistogram/" : args.hdr_prefix,
+                  reports::HdrHistogramFiles(results))) {
+    rc = kExitFailure;
+  }
+  fmt::print(summary, "{}", reports::RenderSummaryTable(results));
   if (const std::string verdict = reports::RenderVerdict(results); !verdict.empty()) {
-    fmt::print("\nVerdict (median ops/s, 95% intervals of the median; \"tied\" where they "
+    fmt::print(summary, "\nVerdict (median ops/s, 95% intervals of the median; \"tied\" where they "
                "overlap):\n{}", verdict);
   }
-  fmt::print("\nreport: {0}/report.html\n        {0}/report.md\nresults: {1}\n", out,
+  fmt::print(summary, "\nreport: {0}/report.html\n        {0}/report.md\nresults: {1}\n", out,
              results_path);
   if (args.shard) {
     const results::ShardInfo& sh = results.shards.front();
     fmt::print(
-        "shard {}/{}: {} rows, setup replays {:.1f} s; join the shards with `kvbench merge "
+        summary, "shard {}/{}: {} rows, setup replays {:.1f} s; join the shards with `kvbench merge "
         "SHARD_RESULTS... -o DIR`\n",
         sh.index, sh.count, sh.rows, sh.setup_seconds);
   }

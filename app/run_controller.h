@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "results/results.h"
 #include "runner/run_plan.h"
 #include "runner/shard_plan.h"
 
@@ -22,7 +23,10 @@ struct RunArgs {
   std::string data_dir;  // engines' files; default OUT/data, removed after the run
   bool keep_data = false;
   bool quiet = false;
-  bool ycsb_output = false;  // YCSB-style summary lines on stdout after each engine
+  // YCSB's summary lines: on stdout after each engine, or with
+  // ycsb_output_dir one file per engine, phase, point and repetition there.
+  bool ycsb_output = false;
+  std::string ycsb_output_dir;
   // --history: the store each finished run's results.json is added to
   // (app/history_commands.h); "" = none.
   std::string history_store;
@@ -32,10 +36,25 @@ struct RunArgs {
   std::optional<runner::ShardSpec> shard;
   std::string costs;  // --costs FILE: an earlier run's results, for unit costs
   std::map<std::string, std::string> labels;  // --label KEY=VALUE, into the shard's record
+  // `kvbench ycsb`: the one engine's files live here and are kept as they
+  // are (neither emptied before nor removed after the run).
+  std::string engine_dir;
+  // Where the HdrHistogram files go (a prefix, as YCSB's
+  // hdrhistogram.output.path); default OUT/hdrhistogram/.
+  std::string hdr_prefix;
+  // kvbench's summary table, verdict and report paths go to stderr, leaving
+  // stdout to YCSB's output (`kvbench ycsb`).
+  bool summary_on_stderr = false;
 };
 
 // Returns the process exit code: 0 all engines ran, 1 an engine failed (its
 // failure is in results.json), 2 bad input (nothing was run or written).
 int RunWorkloads(const RunArgs& args);
+
+// Runs a plan made by the caller (`kvbench ycsb`), `file` naming its source,
+// into `out` (or the default directory when empty); `results` receives what
+// was measured. Same exit codes.
+int RunPlanned(const runner::RunPlan& plan, const std::string& file, const RunArgs& args,
+               results::RunResults* results);
 
 }  // namespace kvbench::app

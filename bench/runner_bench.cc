@@ -6,6 +6,10 @@
 //                                   (PhaseWorker: key generation, stream digest,
 //                                   timing, histogram, counters) against the
 //                                   `null` engine, for sequential and urls keys
+//   BM_NullEngineTimedLoop.../TimeSeries  the same with latency over time on
+//                                   (1 s intervals narrowed to 15.6 ms, so a
+//                                   1M-operation pass closes a few intervals):
+//                                   the issue allows at most 5 ns/op more
 //
 // The full runner (child process, workload file) on the null engine is
 // workloads/harness-overhead.toml; its ops/s gives the same figure end to end.
@@ -16,6 +20,7 @@
 #include "adapters/registry.h"
 #include "datasets/key_generator.h"
 #include "runner/cycle_clock.h"
+#include "runner/interval_recorder.h"
 #include "runner/latency_histogram.h"
 #include "runner/phase_worker.h"
 #include "datasets/value_generator.h"
@@ -36,7 +41,7 @@ void BM_ClockPairAndHistogramRecord(benchmark::State& state) {
 }
 BENCHMARK(BM_ClockPairAndHistogramRecord);
 
-void NullEngineTimedLoop(benchmark::State& state, const char* kind) {
+void NullEngineTimedLoop(benchmark::State& state, const char* kind, bool time_series) {
   constexpr uint64_t kOps = 1 << 20;
   datasets::DatasetSpec spec;
   spec.kind = kind;
@@ -63,6 +68,10 @@ void NullEngineTimedLoop(benchmark::State& state, const char* kind) {
   plan.present = kOps;
   plan.ops_per_thread = kOps;
   plan.adapter = adapter.get();
+  if (time_series) {
+    plan.interval_max_ns = 1'000'000'000;
+    plan.interval_min_ns = plan.interval_max_ns / kNarrowestIntervalDivisor;
+  }
   for (auto _ : state) {
     PhaseWorker worker(plan, 0);
     worker.Run(session.get(), CycleClock::Get().Now());
@@ -75,11 +84,21 @@ void NullEngineTimedLoop(benchmark::State& state, const char* kind) {
 }
 
 void BM_NullEngineTimedLoopSequential(benchmark::State& state) {
-  NullEngineTimedLoop(state, "sequential");
+  NullEngineTimedLoop(state, "sequential", false);
 }
-void BM_NullEngineTimedLoopUrls(benchmark::State& state) { NullEngineTimedLoop(state, "urls"); }
+void BM_NullEngineTimedLoopSequentialTimeSeries(benchmark::State& state) {
+  NullEngineTimedLoop(state, "sequential", true);
+}
+void BM_NullEngineTimedLoopUrls(benchmark::State& state) {
+  NullEngineTimedLoop(state, "urls", false);
+}
+void BM_NullEngineTimedLoopUrlsTimeSeries(benchmark::State& state) {
+  NullEngineTimedLoop(state, "urls", true);
+}
 BENCHMARK(BM_NullEngineTimedLoopSequential)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_NullEngineTimedLoopSequentialTimeSeries)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_NullEngineTimedLoopUrls)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_NullEngineTimedLoopUrlsTimeSeries)->Unit(benchmark::kMillisecond);
 
 }  // namespace
 }  // namespace kvbench::runner

@@ -369,6 +369,81 @@ void AddThroughputVsThreadsCharts(const PhaseView& phase, const std::vector<std:
   }
 }
 
+// The repetition whose throughput is the median of the run's (the lower
+// one of an even count), among those with a time series.
+const results::Repetition* MedianRepetitionWithSeries(const PhaseRun& run) {
+  std::vector<const results::Repetition*> reps;
+  for (const results::Repetition& r : run.repetitions) {
+    if (r.time_series && r.time_series->intervals() > 0 && !r.ops.empty()) reps.push_back(&r);
+  }
+  if (reps.empty()) return nullptr;
+  std::sort(reps.begin(), reps.end(), [](const auto* a, const auto* b) {
+    return a->ops.front().ops_per_sec < b->ops.front().ops_per_sec;
+  });
+  return reps[(reps.size() - 1) / 2];
+}
+
+// Throughput and p99 of all operations against time, one line per engine,
+// so a stall (compaction, checkpoint) shows where it happened.
+void AddTimeSeriesCharts(const PhaseView& phase, const std::vector<std::string>& engines,
+                         std::vector<ChartFigure>* out) {
+  // Every point of a small matrix; the unthrottled ones of a large one.
+  std::vector<const PointRuns*> points;
+  for (const PointRuns& pr : phase.points) points.push_back(&pr);
+  if (points.size() > 4) points = UnthrottledPoints(phase);
+  for (const PointRuns* p : points) {
+    svg::LineChart rate, p99;
+    for (svg::LineChart* chart : {&rate, &p99}) {
+      chart->x_label = "time since the phase started (s)";
+      chart->x_unit = "s";
+      chart->x_log_allowed = false;
+    }
+    rate.title = "Throughput over time of " + phase.name;
+    rate.y_label = "throughput (ops/s)";
+    rate.y_unit = "ops/s";
+    p99.title = "p99 latency over time of " + phase.name;
+    p99.y_label = "p99 latency (µs)";
+    p99.y_unit = "µs p99";
+    size_t longest = 0;
+    for (const std::string& engine : engines) {
+      const PhaseRun* run = RunOf(*p, engine);
+      const results::Repetition* rep = run ? MedianRepetitionWithSeries(*run) : nullptr;
+      if (rep == nullptr) continue;
+      const results::TimeSeries& ts = *rep->time_series;
+      const results::OpTimeSeries& all = ts.ops.front();
+      svg::LineSeries r{engine, Colour(engines, engine), {}};
+      svg::LineSeries l{engine, Colour(engines, engine), {}};
+      for (size_t i = 0; i < all.count.size(); ++i) {
+        // At the interval's middle; the last interval may be shorter.
+        const double begin = static_cast<double>(i) * ts.interval_s;
+        const double end = i + 1 == all.count.size() ? rep->seconds : begin + ts.interval_s;
+        const double x = (begin + std::max(begin, end)) / 2;
+        r.points.push_back({x, all.ops_per_sec[i], ""});
+        if (all.count[i] > 0) {
+          l.points.push_back({x, static_cast<double>(all.p99_ns[i]) / 1000, ""});
+        }
+      }
+      longest = std::max(longest, r.points.size());
+      rate.series.push_back(std::move(r));
+      p99.series.push_back(std::move(l));
+    }
+    rate.point_dots = p99.point_dots = longest <= 60;
+    const std::string where = PointCaption(p->point);
+    if (std::string svg = svg::RenderLineChart(rate); !svg.empty()) {
+      out->push_back({"throughput-over-time",
+                      "Throughput over time of phase " + phase.name + where +
+                          ", per interval of the median repetition (a dip is a stall).",
+                      std::move(svg)});
+    }
+    if (std::string svg = svg::RenderLineChart(p99); !svg.empty()) {
+      out->push_back({"p99-over-time",
+                      "p99 latency over time of phase " + phase.name + where +
+                          ", per interval of the median repetition (a spike is a stall).",
+                      std::move(svg)});
+    }
+  }
+}
+
 }  // namespace
 
 std::vector<ChartFigure> RunCharts(const std::vector<PhaseView>& phases,
@@ -386,6 +461,7 @@ std::vector<ChartFigure> PhaseCharts(const PhaseView& phase,
   AddLatencyCharts(phase, engines, &out);
   AddLatencyVsThroughputCharts(phase, engines, &out);
   AddThroughputVsThreadsCharts(phase, engines, &out);
+  AddTimeSeriesCharts(phase, engines, &out);
   return out;
 }
 

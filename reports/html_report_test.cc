@@ -126,5 +126,38 @@ TEST(HtmlReportTest, LargeRunStaysUnderTwoMegabytes) {
   EXPECT_EQ(Count(html, "chart-throughput\""), 6u);
 }
 
+// Two engines' time series, one with a stall in its third interval.
+TEST(HtmlReportTest, ThroughputAndP99OverTimeOneLinePerEngine) {
+  results::RunResults r = test::LoadRunA();
+  size_t with_series = 0;
+  for (results::PhaseRun& run : r.runs) {
+    if (run.phase != "load" || run.status != "ok") continue;
+    for (results::Repetition& rep : run.repetitions) {
+      results::TimeSeries ts;
+      ts.interval_s = rep.seconds / 4;
+      results::OpTimeSeries all;
+      all.op = "all";
+      const bool stalls = run.engine == "lmdb";
+      all.count = {250, 250, stalls ? 10u : 250u, 250};
+      for (uint64_t n : all.count) {
+        all.ops_per_sec.push_back(static_cast<double>(n) / ts.interval_s);
+        all.p99_ns.push_back(n == 10 ? 50'000'000 : 20'000);
+      }
+      ts.ops = {all};
+      rep.time_series = ts;
+    }
+    ++with_series;
+  }
+  ASSERT_GE(with_series, 2u);
+  const std::string html = Html(r);
+  EXPECT_EQ(Count(html, "class=\"chart chart-throughput-over-time\""), 1u);
+  EXPECT_EQ(Count(html, "class=\"chart chart-p99-over-time\""), 1u);
+  const size_t from = html.find("chart-p99-over-time");
+  const std::string p99 = html.substr(from, html.find("</figure>", from) - from);
+  EXPECT_EQ(Count(p99, "<polyline"), with_series);
+  EXPECT_NE(p99.find("time since the phase started (s)"), std::string::npos);
+  EXPECT_NE(p99.find("50,000 µs p99"), std::string::npos) << "the stall's point and tooltip";
+}
+
 }  // namespace
 }  // namespace kvbench::reports

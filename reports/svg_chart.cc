@@ -333,9 +333,13 @@ std::string RenderLineChart(const LineChart& chart) {
       if (!points.empty()) points += ' ';
       points.append(Num(px(p.x))).append(",").append(Num(py(p.y)));
     }
-    s += fmt::format("<polyline points=\"{}\" fill=\"none\" stroke=\"{}\" stroke-width=\"2\"/>",
-                     points, colour);
+    // Without dots, the line itself carries the series' name as its tooltip.
+    const std::string end =
+        chart.point_dots ? "/>" : "><title>" + HtmlEscape(series.name) + "</title></polyline>";
+    s += fmt::format("<polyline points=\"{}\" fill=\"none\" stroke=\"{}\" stroke-width=\"2\"{}",
+                     points, colour, end);
     for (const LinePoint& p : series.points) {
+      if (!chart.point_dots) break;
       if (y_axis.log && p.y <= 0) continue;
       if (p.interval) {
         s += fmt::format(

@@ -83,11 +83,13 @@ struct LineChart {
   std::string x_label, y_label;  // axis titles with units
   std::string x_unit, y_unit;    // after values in tooltips
   std::vector<double> x_ticks;   // explicit ticks (thread counts); empty: automatic
-  // Axis choices: a trend over run numbers wants a linear x axis and a y
-  // axis fitted to the values rather than starting at 0.
+  // Axis choices: a trend over run numbers or time wants a linear x axis, and
+  // a trend a y axis fitted to the values rather than starting at 0.
   bool x_log_allowed = true;
   bool y_log_allowed = true;
   bool y_from_zero = true;
+  // A dot with a tooltip (and interval) on every point; off for long series.
+  bool point_dots = true;
   std::vector<LineMarker> markers;
   std::vector<LineLevel> levels;
 };

@@ -66,6 +66,33 @@ struct OpFigures {
   WorkCounts work;
 };
 
+// One operation type over time within a repetition (OpFigures::op names it).
+// Element i of every vector is interval i; in an interval where no such
+// operation ended, count is 0 and the other figures are 0 (absent in JSON).
+struct OpTimeSeries {
+  std::string op;
+  std::vector<uint64_t> count;      // operations that ended in the interval
+  std::vector<double> ops_per_sec;  // count / the interval's length
+  std::vector<double> mean_ns;
+  std::vector<uint64_t> p50_ns;
+  std::vector<uint64_t> p99_ns;
+  std::vector<uint64_t> max_ns;
+  // Each interval's histogram (non-empty buckets: upper bound ns, count), kept
+  // only when HdrHistogram interval logs were asked for; empty otherwise.
+  std::vector<std::vector<std::pair<uint64_t, uint64_t>>> buckets;
+};
+
+// Latency over time of a repetition's timed span: interval i covers
+// [i * interval_s, (i + 1) * interval_s) from the span's start; the last one
+// ends with the span (Repetition::seconds), so it may be shorter. An
+// operation belongs to the interval in which it ended.
+struct TimeSeries {
+  double interval_s = 0;
+  double start_unix_s = 0;         // wall clock at the span's start (seconds since the epoch)
+  std::vector<OpTimeSeries> ops;   // ops[0] is "all"; then as Repetition::ops
+  size_t intervals() const { return ops.empty() ? 0 : ops.front().count.size(); }
+};
+
 // One measured execution of a phase at one matrix point on one engine.
 struct Repetition {
   double seconds = 0;  // wall time of the timed part
@@ -95,6 +122,12 @@ struct Repetition {
   // after their intended start (its own pacing error, kept apart from the
   // engine's latency).
   std::optional<LatencySummary> pacing_lateness;
+  // Operations over time (phases run by worker threads); absent in files
+  // written before it existed.
+  std::optional<TimeSeries> time_series;
+  // Closing each client's session after the timed span (YCSB's [CLEANUP]):
+  // one value per client thread, timed apart from the span.
+  std::optional<LatencySummary> session_cleanup;
 };
 
 // One figure over repetitions: n, median, min, max and the confidence

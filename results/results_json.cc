@@ -10,6 +10,8 @@
 #include <fstream>
 #include <sstream>
 
+#include "results/time_series_json.h"
+
 namespace kvbench::results {
 
 using nlohmann::json;
@@ -24,13 +26,13 @@ void PutOptional(json& j, const char* name, const std::optional<T>& v) {
 }
 
 json LatencyToJson(const LatencySummary& l) {
-  json buckets = json::array();
-  for (const auto& [upper, count] : l.buckets) buckets.push_back({upper, count});
+  const json buckets = BucketsToJson(l.buckets);
   return {{"count", l.count},   {"mean_ns", l.mean_ns}, {"min_ns", l.min_ns},
           {"p50_ns", l.p50_ns}, {"p90_ns", l.p90_ns},   {"p95_ns", l.p95_ns},
           {"p99_ns", l.p99_ns}, {"p999_ns", l.p999_ns}, {"max_ns", l.max_ns},
           {"buckets", buckets}};
 }
+
 
 json WorkToJson(const WorkCounts& w) {
   return {{"found", w.found},   {"not_found", w.not_found},       {"rows", w.rows},
@@ -62,6 +64,8 @@ json RepetitionToJson(const Repetition& r) {
   j["sizes_after_sync"] = r.sizes_after_sync;
   PutOptional(j, "cache_resident_after_eviction_pct", r.cache_resident_after_eviction_pct);
   if (r.pacing_lateness) j["pacing_lateness"] = LatencyToJson(*r.pacing_lateness);
+  if (r.time_series) j["time_series"] = TimeSeriesToJson(*r.time_series);
+  if (r.session_cleanup) j["session_cleanup"] = LatencyToJson(*r.session_cleanup);
   return j;
 }
 
@@ -198,15 +202,9 @@ void ReadLatency(Reader& r, const json& j, LatencySummary* l) {
   r.Get(j, "p99_ns", &l->p99_ns);
   r.Get(j, "p999_ns", &l->p999_ns);
   r.Get(j, "max_ns", &l->max_ns);
-  std::vector<std::vector<uint64_t>> buckets;
+  json buckets;
   if (r.Get(j, "buckets", &buckets)) {
-    for (const auto& b : buckets) {
-      if (b.size() != 2) {
-        r.Fail("field 'buckets': each bucket is [upper_ns, count]");
-        return;
-      }
-      l->buckets.emplace_back(b[0], b[1]);
-    }
+    if (Status s = BucketsFromJson(buckets, &l->buckets); !s.ok()) r.Fail(s.message());
   }
 }
 
@@ -251,6 +249,16 @@ void ReadRepetition(Reader& r, const json& j, Repetition* rep) {
   if (j.contains("pacing_lateness") && r.Get(j, "pacing_lateness", &lateness)) {
     rep->pacing_lateness.emplace();
     ReadLatency(r, lateness, &*rep->pacing_lateness);
+  }
+  // Optional: absent in files written before they existed.
+  json series, cleanup;
+  if (j.contains("time_series") && r.Get(j, "time_series", &series)) {
+    rep->time_series.emplace();
+    if (Status s = TimeSeriesFromJson(series, &*rep->time_series); !s.ok()) r.Fail(s.message());
+  }
+  if (j.contains("session_cleanup") && r.Get(j, "session_cleanup", &cleanup)) {
+    rep->session_cleanup.emplace();
+    ReadLatency(r, cleanup, &*rep->session_cleanup);
   }
 }
 

@@ -46,6 +46,7 @@ int RunEngineInChild(const RunPlan& plan, const results::EngineRun& engine,
   auto values = std::make_unique<datasets::ValueGenerator>(value_options, w.seed);
 
   EngineHandle handle(engine.name, std::move(adapter), request);
+  handle.present = w.preloaded;
   s = handle.Open(nullptr);
   if (!s.ok()) return Fail(fd, s);
   if (const std::string opened = handle.adapter()->LibraryVersion(); opened != engine.library_version) {
@@ -59,6 +60,8 @@ int RunEngineInChild(const RunPlan& plan, const results::EngineRun& engine,
   std::optional<ProgressDisplay> progress;
   if (show_progress) progress.emplace(w, position, engine.name);
   inputs.progress = progress ? &*progress : nullptr;
+  StatusOptions status{w.ycsb_output.status_interval_s, w.ycsb_output.label};
+  if (w.ycsb_output.status) inputs.status = &status;
 
   std::vector<bool> measured = rows.measured;
   if (measured.empty()) measured.assign(RowsPerEngine(w), true);

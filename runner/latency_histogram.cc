@@ -29,6 +29,24 @@ void LatencyHistogram::Clear() {
   min_ = UINT64_MAX;
 }
 
+void LatencyHistogram::AddBucket(size_t b, uint64_t n) {
+  counts_[b] += n;
+  count_ += n;
+}
+
+void LatencyHistogram::AddExtremes(uint64_t sum, uint64_t min, uint64_t max) {
+  sum_ += sum;
+  min_ = std::min(min_, min);
+  max_ = std::max(max_, max);
+}
+
+void LatencyHistogram::ClearRecorded() {
+  const size_t last = LastBucket();
+  for (size_t b = FirstBucket(); b <= last; ++b) counts_[b] = 0;
+  count_ = sum_ = max_ = 0;
+  min_ = UINT64_MAX;
+}
+
 uint64_t LatencyHistogram::ValueAtQuantile(double q) const {
   if (count_ == 0) return 0;
   q = std::clamp(q, 0.0, 1.0);

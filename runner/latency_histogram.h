@@ -36,6 +36,21 @@ class LatencyHistogram {
   void Merge(const LatencyHistogram& other);
   void Clear();
 
+  // Moves every count into `into` and leaves this histogram empty, calling
+  // on_bucket(bucket, count) for each non-empty bucket in increasing order.
+  // Visits only the buckets between the smallest and the largest value
+  // recorded, so draining an interval's histogram costs its spread, not
+  // kBucketCount (runner/interval_recorder.h does it once an interval).
+  template <typename OnBucket>
+  void DrainInto(LatencyHistogram* into, OnBucket on_bucket);
+  // Adds `n` values that fell into bucket `b` (a bucket of another
+  // histogram: the layout is fixed); their sum, smallest and largest value
+  // come separately through AddExtremes, once per histogram added.
+  void AddBucket(size_t b, uint64_t n);
+  void AddExtremes(uint64_t sum, uint64_t min, uint64_t max);
+  // Clears only the buckets between the smallest and largest value recorded.
+  void ClearRecorded();
+
   uint64_t count() const { return count_; }
   uint64_t min() const { return count_ ? min_ : 0; }
   uint64_t max() const { return max_; }
@@ -56,6 +71,12 @@ class LatencyHistogram {
   }
   // Largest value that falls into bucket `b`.
   static uint64_t BucketUpperBound(size_t b);
+  // Range of buckets holding the recorded values, [first, last]; empty
+  // histograms give first > last.
+  size_t FirstBucket() const { return count_ ? BucketOf(min_) : 1; }
+  size_t LastBucket() const { return count_ ? BucketOf(max_) : 0; }
+  uint64_t sum() const { return sum_; }
+  uint64_t bucket_count(size_t b) const { return counts_[b]; }
 
  private:
   std::vector<uint64_t> counts_;
@@ -64,5 +85,22 @@ class LatencyHistogram {
   uint64_t min_ = UINT64_MAX;
   uint64_t max_ = 0;
 };
+
+template <typename OnBucket>
+void LatencyHistogram::DrainInto(LatencyHistogram* into, OnBucket on_bucket) {
+  if (count_ == 0) return;
+  const size_t last = LastBucket();
+  for (size_t b = FirstBucket(); b <= last; ++b) {
+    const uint64_t n = counts_[b];
+    if (n == 0) continue;
+    on_bucket(b, n);
+    into->counts_[b] += n;
+    counts_[b] = 0;
+  }
+  into->AddExtremes(sum_, min_, max_);
+  into->count_ += count_;
+  count_ = sum_ = max_ = 0;
+  min_ = UINT64_MAX;
+}
 
 }  // namespace kvbench::runner

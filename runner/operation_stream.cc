@@ -24,6 +24,8 @@ const char* OpKindName(OpKind kind) {
     case OpKind::kGet: return "get";
     case OpKind::kScan: return "scan";
     case OpKind::kCommit: return "commit";
+    case OpKind::kRmwRead: return "rmw-read";
+    case OpKind::kRmwUpdate: return "rmw-update";
     case OpKind::kCount: break;
   }
   return "?";
@@ -37,8 +39,28 @@ const char* OpName(OpKind kind, const PhaseSpec& spec) {
     case OpKind::kRmw: return "READ-MODIFY-WRITE";
     case OpKind::kGet: return "READ";
     case OpKind::kScan: return "SCAN";
+    case OpKind::kRmwRead: return "READ";
+    case OpKind::kRmwUpdate: return "UPDATE";
     default: return OpKindName(kind);
   }
+}
+
+std::vector<ReportedOp> ReportedOps(const PhaseSpec& spec) {
+  auto bit = [](OpKind k) { return 1u << static_cast<unsigned>(k); };
+  std::vector<ReportedOp> ops;
+  uint32_t all = 0;
+  for (size_t k = 0; k < kOpKinds; ++k) all |= 1u << k;
+  ops.push_back({"all", all & ~(bit(OpKind::kCommit) | bit(OpKind::kRmwRead) |
+                                bit(OpKind::kRmwUpdate))});
+  for (size_t k = 0; k < kOpKinds; ++k) {
+    const auto kind = static_cast<OpKind>(k);
+    if (kind == OpKind::kRmwRead || kind == OpKind::kRmwUpdate) continue;
+    uint32_t kinds = bit(kind);
+    if (spec.ycsb && kind == OpKind::kGet) kinds |= bit(OpKind::kRmwRead);
+    if (spec.ycsb && kind == OpKind::kUpdate) kinds |= bit(OpKind::kRmwUpdate);
+    ops.push_back({OpName(kind, spec), kinds});
+  }
+  return ops;
 }
 
 void AddWork(const results::WorkCounts& from, results::WorkCounts* into) {
@@ -182,8 +204,26 @@ class OperationStream::Impl {
     if (kind == OpKind::kInsert && plan_.insert_counts != nullptr) {
       plan_.insert_counts[thread_].value.store(inserts_, std::memory_order_release);
     }
+    if (kind == OpKind::kRmw && layout_) {
+      // YCSB counts the read and the update of a READ-MODIFY-WRITE under
+      // READ and UPDATE too.
+      if (!Account(OpKind::kRmwRead, rmw_read_, out)) return Account(kind, s, out);
+      if (rmw_wrote_ && !Account(OpKind::kRmwUpdate, s, out)) return Account(kind, s, out);
+    }
     return Account(kind, s, out);
   }
+
+  bool SplitsRmw() const { return layout_.has_value(); }
+
+  // The modify and write of a YCSB READ-MODIFY-WRITE whose read (Apply)
+  // returned `read`.
+  Status ApplyRmwWrite(const Status& read, Session* session) {
+    rmw_read_ = read;
+    rmw_wrote_ = read.ok() || read.IsNotFound();
+    if (!rmw_wrote_) return read;
+    return WriteYcsbUpdate(read, session);
+  }
+  bool RmwWrote() const { return rmw_wrote_; }
 
   bool IsWrite() const {
     return is_mix_ || fixed_kind_ == OpKind::kInsert || fixed_kind_ == OpKind::kUpdate ||
@@ -322,30 +362,40 @@ class OperationStream::Impl {
         return session->Put(key_, value_);
       case OpKind::kGet:
         return session->Get(key_, &value_);
-      case OpKind::kUpdate:
-      case OpKind::kRmw: {
-        if (kind == OpKind::kUpdate && spec_.ycsb->write_all_fields) {
-          return session->Put(key_, value_);
-        }
-        Status s = session->Get(key_, &value_);
+      case OpKind::kUpdate: {
+        if (spec_.ycsb->write_all_fields) return session->Put(key_, value_);
+        const Status s = ReadYcsbRecord(session);
         if (!s.ok() && !s.IsNotFound()) return s;
-        read_bytes_ = s.ok() ? value_.size() : 0;
-        bool replaced = false;
-        if (s.ok() && !spec_.ycsb->write_all_fields) {
-          // The field's new bytes were made before the call; replacing them
-          // in the record just read is the "modify" of this operation.
-          replaced = layout_->ReplaceField(field_, field_bytes_, &value_);
-        }
-        // A missing record, or writeallfields: the whole record.
-        if (!replaced) layout_->Record(value_index_, value_version_, &value_);
-        return session->Put(key_, value_);
+        return WriteYcsbUpdate(s, session);
       }
+      case OpKind::kRmw:  // its read; ApplyRmwWrite does the rest
+        return ReadYcsbRecord(session);
       case OpKind::kScan:
         visitor_.Reset(end_key_, false, false);
         return session->Scan(key_, scan_options_, &visitor_, nullptr);
       default:
         return Status::OK();
     }
+  }
+
+  Status ReadYcsbRecord(Session* session) {
+    const Status s = session->Get(key_, &value_);
+    read_bytes_ = s.ok() ? value_.size() : 0;
+    return s;
+  }
+
+  // The write of an UPDATE or READ-MODIFY-WRITE after its read returned
+  // `read` (OK or NotFound).
+  Status WriteYcsbUpdate(const Status& read, Session* session) {
+    bool replaced = false;
+    if (read.ok() && !spec_.ycsb->write_all_fields) {
+      // The field's new bytes were made before the call; replacing them in
+      // the record just read is the "modify" of this operation.
+      replaced = layout_->ReplaceField(field_, field_bytes_, &value_);
+    }
+    // A missing record, or writeallfields: the whole record.
+    if (!replaced) layout_->Record(value_index_, value_version_, &value_);
+    return session->Put(key_, value_);
   }
 
   uint64_t NextScanLength() {
@@ -358,9 +408,9 @@ class OperationStream::Impl {
   bool Account(OpKind kind, const Status& s, WorkerResult* out) {
     results::WorkCounts& w = out->work[static_cast<size_t>(kind)];
     if (s.ok()) {
-      if (kind == OpKind::kGet || kind == OpKind::kRmw) {
+      if (kind == OpKind::kGet || kind == OpKind::kRmw || kind == OpKind::kRmwRead) {
         ++w.found;
-        w.bytes_returned += kind == OpKind::kRmw ? read_bytes_ : value_.size();
+        w.bytes_returned += kind == OpKind::kGet ? value_.size() : read_bytes_;
       } else if (kind == OpKind::kScan) {
         w.rows += scan_shape_ == ScanShape::kSkip ? (visitor_.rows() > spec_.skip ? visitor_.rows() - spec_.skip : 0)
                                      : visitor_.rows();
@@ -413,6 +463,8 @@ class OperationStream::Impl {
   std::string field_bytes_;
   uint32_t field_ = 0;
   size_t read_bytes_ = 0;
+  Status rmw_read_;         // a split READ-MODIFY-WRITE's read
+  bool rmw_wrote_ = false;  // ... and whether its write ran
   uint64_t present_ = 1;
   std::vector<std::pair<double, OpKind>> mix_;
   ScanOptions scan_options_;
@@ -437,5 +489,10 @@ bool OperationStream::Count(OpKind kind, const Status& s, WorkerResult* out) {
   return impl_->Count(kind, s, out);
 }
 bool OperationStream::writes() const { return impl_->IsWrite(); }
+bool OperationStream::SplitsRmw() const { return impl_->SplitsRmw(); }
+Status OperationStream::ApplyRmwWrite(const Status& read, Session* session) {
+  return impl_->ApplyRmwWrite(read, session);
+}
+bool OperationStream::RmwWrote() const { return impl_->RmwWrote(); }
 
 }  // namespace kvbench::runner

@@ -15,6 +15,7 @@
 
 #include "adapters/adapter.h"
 #include "results/results.h"
+#include "runner/interval_recorder.h"
 #include "runner/latency_histogram.h"
 #include "runner/workload.h"
 
@@ -25,13 +26,25 @@ class ValueGenerator;
 
 namespace kvbench::runner {
 
-// Key-value operation types a phase records separately.
-enum class OpKind : int { kInsert, kUpdate, kDelete, kRmw, kGet, kScan, kCommit, kCount };
+// Key-value operation types a phase records separately. kRmwRead and
+// kRmwUpdate are the two parts of a YCSB READ-MODIFY-WRITE, timed apart as
+// YCSB times them (its read and its update also count under READ and
+// UPDATE); other phases time a rmw as one call and leave them empty.
+enum class OpKind : int {
+  kInsert, kUpdate, kDelete, kRmw, kGet, kScan, kCommit, kRmwRead, kRmwUpdate, kCount
+};
+inline constexpr size_t kOpKinds = static_cast<size_t>(OpKind::kCount);
 const char* OpKindName(OpKind kind);
 // The name results give an operation type of `spec`: OpKindName, or for
 // phases made from a YCSB file YCSB's names (READ, UPDATE, INSERT, SCAN,
 // READ-MODIFY-WRITE).
 const char* OpName(OpKind kind, const PhaseSpec& spec);
+
+// The operation types a phase's results report, each with the kinds merged
+// into it, in results order: "all" (every kind but commits and rmw parts),
+// then one per kind. For YCSB phases READ also holds the rmw read parts and
+// UPDATE the rmw update parts, as YCSB counts them.
+std::vector<ReportedOp> ReportedOps(const PhaseSpec& spec);
 
 // A counter on a cache line of its own.
 struct alignas(64) PaddedCounter {
@@ -39,6 +52,8 @@ struct alignas(64) PaddedCounter {
 };
 
 // What a worker needs to know about the phase; shared read-only by all workers.
+class StatusFeed;
+
 struct WorkerPlan {
   const PhaseSpec* spec = nullptr;
   const datasets::KeyGenerator* keys = nullptr;
@@ -58,12 +73,21 @@ struct WorkerPlan {
   double duration_s = 0;       // when > 0: run until this much time passed
   bool sync_each_commit = false;
   Adapter* adapter = nullptr;  // for Sync() with sync = "commit" (single thread only)
+  // Latency over time (interval_recorder.h): the narrowest and the widest
+  // interval in ns; 0 = none (warm-up passes).
+  uint64_t interval_min_ns = 0;
+  uint64_t interval_max_ns = 0;
+  // `-s` status lines: where this worker publishes each closed interval
+  // (status_reporter.h); null when nobody asked.
+  StatusFeed* status_feed = nullptr;
 };
 
 // Per-thread results, merged by the executor after all workers finished.
 struct WorkerResult {
-  std::array<LatencyHistogram, static_cast<size_t>(OpKind::kCount)> latency;
-  std::array<results::WorkCounts, static_cast<size_t>(OpKind::kCount)> work;
+  std::array<LatencyHistogram, kOpKinds> latency;
+  std::array<results::WorkCounts, kOpKinds> work;
+  // The intervals of the time series (off when the plan asks for none).
+  IntervalRecorder intervals;
   // Under a target rate: how late the driver started each operation after
   // its intended start (the harness's own pacing error, not the engine's).
   LatencyHistogram pacing_lateness;
@@ -87,8 +111,15 @@ class OperationStream {
   OpKind Next(uint64_t i);
   // The prepared operation's key (for the stream digest).
   Slice key() const;
-  // Applies the prepared operation: the engine calls, and nothing else.
+  // Applies the prepared operation: the engine calls, and nothing else. For
+  // a YCSB READ-MODIFY-WRITE (SplitsRmw()), only its read.
   Status Apply(OpKind kind, Session* session);
+  // YCSB phases time READ-MODIFY-WRITE in two parts: Apply() reads, then
+  // ApplyRmwWrite() modifies and writes, given the read's status; it writes
+  // nothing after a read error (RmwWrote() says whether it wrote).
+  bool SplitsRmw() const;
+  Status ApplyRmwWrite(const Status& read, Session* session);
+  bool RmwWrote() const;
   // Counts what the engine answered; false when the worker must stop (an
   // error). Also publishes a completed YCSB insert to the other threads.
   bool Count(OpKind kind, const Status& s, WorkerResult* out);

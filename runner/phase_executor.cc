@@ -321,6 +321,14 @@ Status PhaseExecutor::RunWorkers(const PhaseSpec& spec, uint64_t seed, const Mat
   base.duration_s = measured ? spec.duration_s : 0;
   base.sync_each_commit = spec.sync == CommitSync::kCommit;
   base.adapter = adapter;
+  const Measurement& measurement = in_.workload->measurement;
+  if (measured) {
+    base.interval_max_ns = static_cast<uint64_t>(measurement.interval_s * 1e9);
+    base.interval_min_ns =
+        measurement.interval_exact
+            ? base.interval_max_ns
+            : std::max<uint64_t>(1, base.interval_max_ns / kNarrowestIntervalDivisor);
+  }
 
   std::unique_ptr<PaddedCounter[]> insert_counts;
   if (spec.ycsb && spec.proportions.contains("insert")) {
@@ -329,6 +337,13 @@ Status PhaseExecutor::RunWorkers(const PhaseSpec& spec, uint64_t seed, const Mat
   }
 
   std::vector<WorkerPlan> plans(static_cast<size_t>(threads), base);
+  std::vector<std::unique_ptr<StatusFeed>> feeds;
+  if (in_.status != nullptr && measured) {
+    for (WorkerPlan& plan : plans) {
+      feeds.push_back(std::make_unique<StatusFeed>());
+      plan.status_feed = feeds.back().get();
+    }
+  }
   std::vector<std::unique_ptr<Session>> sessions(static_cast<size_t>(threads));
   std::vector<std::unique_ptr<PhaseWorker>> workers;
   for (int t = 0; t < threads; ++t) {
@@ -358,7 +373,15 @@ Status PhaseExecutor::RunWorkers(const PhaseSpec& spec, uint64_t seed, const Mat
                                            start_ticks.load(std::memory_order_relaxed));
     });
   }
+  const std::vector<ReportedOp> reported = ReportedOps(spec);
+  std::optional<StatusReporter> status;
+  if (!feeds.empty()) {
+    std::vector<StatusFeed*> feed_list;
+    for (const auto& f : feeds) feed_list.push_back(f.get());
+    status.emplace(*in_.status, std::move(feed_list), reported, spec.duration_s > 0 ? 0 : count);
+  }
   const auto wall0 = SteadyClock::now();
+  const auto unix0 = std::chrono::system_clock::now();
   start_ticks.store(clock.Now(), std::memory_order_relaxed);
   go.store(true, std::memory_order_release);
   {
@@ -377,6 +400,15 @@ Status PhaseExecutor::RunWorkers(const PhaseSpec& spec, uint64_t seed, const Mat
     for (auto& th : pool) th.join();
     if (watcher) watcher->Stop();
   }
+  if (status) status->Stop();
+  // Each client's session is closed after the span and timed on its own
+  // (YCSB's [CLEANUP]: one DB cleanup per client thread).
+  LatencyHistogram cleanup;
+  for (auto& session : sessions) {
+    const uint64_t c0 = clock.Now();
+    session.reset();
+    cleanup.Record(clock.ToNs(clock.Now() - c0));
+  }
   sessions.clear();
 
   // Merge per-thread results: histograms, counters, digests (in thread order);
@@ -385,6 +417,7 @@ Status PhaseExecutor::RunWorkers(const PhaseSpec& spec, uint64_t seed, const Mat
   uint64_t digest = 0x6b7662656e6368ULL;
   uint64_t end_ticks = start_ticks.load();
   Status first_error;
+  std::vector<const IntervalRecorder*> intervals;
   for (const auto& w : workers) {
     const WorkerResult& r = w->result();
     for (size_t k = 0; k < merged.latency.size(); ++k) {
@@ -397,6 +430,7 @@ Status PhaseExecutor::RunWorkers(const PhaseSpec& spec, uint64_t seed, const Mat
     digest = datasets::Mix64(digest ^ r.digest) + 1;
     if (first_error.ok() && !r.first_error.ok()) first_error = r.first_error;
     if (r.unsupported) *unsupported = true;
+    if (r.intervals.on()) intervals.push_back(&r.intervals);
   }
   // Inserted keys stay present for the following phases (warm-up inserts too).
   // Threads interleave, so the phase inserted [insert_base, insert_base + n).
@@ -405,24 +439,37 @@ Status PhaseExecutor::RunWorkers(const PhaseSpec& spec, uint64_t seed, const Mat
       base.insert_base + merged.latency[static_cast<size_t>(OpKind::kInsert)].count());
   if (!measured) return first_error;
 
-  const double seconds =
-      static_cast<double>(clock.ToNs(end_ticks - start_ticks.load())) / 1e9;
+  const uint64_t span_ticks = end_ticks - start_ticks.load();
+  const double seconds = static_cast<double>(clock.ToNs(span_ticks)) / 1e9;
   out->seconds = seconds;
-  results::WorkCounts all_work;
-  LatencyHistogram all_latency;
-  for (size_t k = 0; k < merged.latency.size(); ++k) {
-    if (static_cast<OpKind>(k) == OpKind::kCommit) continue;
-    all_latency.Merge(merged.latency[k]);
-    AddWork(merged.work[k], &all_work);
+  for (const ReportedOp& op : reported) {
+    LatencyHistogram latency;
+    results::WorkCounts work;
+    for (size_t k = 0; k < kOpKinds; ++k) {
+      if ((op.kinds & (1u << k)) == 0) continue;
+      latency.Merge(merged.latency[k]);
+      AddWork(merged.work[k], &work);
+    }
+    const bool all = &op == &reported.front();
+    if (all) work.stream_digest = HexU64(digest);
+    if (!all && latency.count() == 0) continue;
+    out->ops.push_back(MakeOpFigures(op.name, all ? merged.ops : latency.count(), seconds,
+                                     latency, work));
   }
-  all_work.stream_digest = HexU64(digest);
-  out->ops.push_back(MakeOpFigures("all", merged.ops, seconds, all_latency, all_work));
-  for (size_t k = 0; k < merged.latency.size(); ++k) {
-    if (merged.latency[k].count() == 0) continue;
-    out->ops.push_back(MakeOpFigures(OpName(static_cast<OpKind>(k), spec),
-                                     merged.latency[k].count(), seconds, merged.latency[k],
-                                     merged.work[k]));
+  if (!intervals.empty()) {
+    std::vector<ReportedOp> series_ops;
+    for (const ReportedOp& op : reported) {
+      const bool shown = std::any_of(out->ops.begin(), out->ops.end(),
+                                     [&](const results::OpFigures& f) { return f.op == op.name; });
+      if (shown) series_ops.push_back(op);
+    }
+    out->time_series = BuildTimeSeries(intervals, series_ops, span_ticks,
+                                       clock.ns_per_tick(), seconds,
+                                       measurement.hdrhistogram);
+    out->time_series->start_unix_s =
+        std::chrono::duration<double>(unix0.time_since_epoch()).count();
   }
+  if (cleanup.count() > 0) out->session_cleanup = cleanup.Summarize();
   if (merged.pacing_lateness.count() > 0) out->pacing_lateness = merged.pacing_lateness.Summarize();
   return first_error;
 }

@@ -13,6 +13,7 @@
 #include "results/results.h"
 #include "runner/progress_display.h"
 #include "runner/run_plan.h"
+#include "runner/status_reporter.h"
 #include "runner/workload.h"
 
 namespace kvbench::datasets {
@@ -63,6 +64,8 @@ struct PhaseInputs {
   const datasets::ValueGenerator* values = nullptr;
   // Non-null when stderr is a terminal: the progress line to redraw.
   ProgressDisplay* progress = nullptr;
+  // Non-null with `kvbench ycsb -s`: YCSB's status lines while phases run.
+  const StatusOptions* status = nullptr;
 };
 
 class PhaseExecutor {

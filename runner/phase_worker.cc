@@ -6,6 +6,7 @@
 
 #include "datasets/random.h"
 #include "runner/cycle_clock.h"
+#include "runner/status_reporter.h"
 
 namespace kvbench::runner {
 
@@ -53,7 +54,10 @@ void WaitUntil(const CycleClock& clock, uint64_t due, bool spin) {
 }  // namespace
 
 PhaseWorker::PhaseWorker(const WorkerPlan& plan, int thread_index)
-    : plan_(plan), stream_(plan, thread_index) {}
+    : plan_(plan), stream_(plan, thread_index) {
+  // Allocated here, before the timed span starts.
+  if (plan_.interval_min_ns > 0) open_ = std::make_unique<std::array<LatencyHistogram, kOpKinds>>();
+}
 
 PhaseWorker::~PhaseWorker() = default;
 
@@ -73,6 +77,15 @@ void PhaseWorker::Run(Session* session, uint64_t start_ticks) {
   uint64_t in_batch = 0;
   uint64_t digest = 0;
   uint64_t measured = 0;
+  record_to_ = out->latency.data();
+  if (open_) {
+    out->intervals.Start(start_ticks, clock.FromNs(plan_.interval_min_ns),
+                         clock.FromNs(plan_.interval_max_ns));
+    record_to_ = open_->data();
+  }
+  LatencyHistogram* const rec = record_to_;
+  const bool split_rmw = stream_.SplitsRmw();
+  uint64_t boundary = out->intervals.next_boundary();
   uint64_t t1 = clock.Now();
 
   for (uint64_t i = 0; i < total || plan_.duration_s > 0; ++i) {
@@ -95,10 +108,29 @@ void PhaseWorker::Run(Session* session, uint64_t start_ticks) {
     } else {
       t0 = clock.Now();
     }
-    const Status s = stream_.Apply(kind, session);
-    t1 = clock.Now();
+    Status s = stream_.Apply(kind, session);
+    if (kind == OpKind::kRmw && split_rmw) {
+      // YCSB times the read and the update of a read-modify-write apart too.
+      const uint64_t tm = clock.Now();
+      s = stream_.ApplyRmwWrite(s, session);
+      t1 = clock.Now();
+      if (t1 >= boundary) {
+        CloseInterval(t1, false);
+        boundary = out->intervals.next_boundary();
+      }
+      rec[static_cast<size_t>(OpKind::kRmwRead)].Record(clock.ToNs(tm > t0 ? tm - t0 : 0));
+      if (stream_.RmwWrote()) {
+        rec[static_cast<size_t>(OpKind::kRmwUpdate)].Record(clock.ToNs(t1 - tm));
+      }
+    } else {
+      t1 = clock.Now();
+      if (t1 >= boundary) {
+        CloseInterval(t1, false);
+        boundary = out->intervals.next_boundary();
+      }
+    }
 
-    out->latency[static_cast<size_t>(kind)].Record(clock.ToNs(t1 > t0 ? t1 - t0 : 0));
+    rec[static_cast<size_t>(kind)].Record(clock.ToNs(t1 > t0 ? t1 - t0 : 0));
     ++measured;
     if (!stream_.Count(kind, s, out)) break;
 
@@ -114,6 +146,7 @@ void PhaseWorker::Run(Session* session, uint64_t start_ticks) {
     Commit(session);
     t1 = clock.Now();
   }
+  if (open_) CloseInterval(t1, true);
   out->end_ticks = t1;
   out->ops = measured;
   out->digest = digest;
@@ -126,8 +159,15 @@ bool PhaseWorker::Commit(Session* session) {
   Status s = session->CommitBatch();
   if (s.ok() && plan_.sync_each_commit) s = plan_.adapter->Sync();
   const uint64_t t1 = clock.Now();
-  result_.latency[static_cast<size_t>(OpKind::kCommit)].Record(clock.ToNs(t1 - t0));
+  record_to_[static_cast<size_t>(OpKind::kCommit)].Record(clock.ToNs(t1 - t0));
   return stream_.Count(OpKind::kCommit, s, &result_);
+}
+
+void PhaseWorker::CloseInterval(uint64_t now, bool last) {
+  IntervalRecorder& intervals = result_.intervals;
+  const size_t first = intervals.cells().size();
+  intervals.Close(now, open_->data(), result_.latency.data(), kOpKinds, last);
+  if (plan_.status_feed != nullptr) plan_.status_feed->Publish(intervals, first);
 }
 
 }  // namespace kvbench::runner

@@ -7,6 +7,11 @@
 // runs but its own progress counter. The executor merges the workers' results
 // after they all finish.
 //
+// Over time: with WorkerPlan::interval_min_ns set, the driver records into
+// histograms of the open interval and hands them to the IntervalRecorder
+// when an operation ends past the interval (interval_recorder.h), which also
+// keeps WorkerResult::latency whole; one comparison per operation otherwise.
+//
 // Timing: unthrottled, an operation's latency runs from just before the call
 // to just after it. Under a target rate, operation i of a thread is due at
 // start + i * interval and its latency runs from that intended start, so a
@@ -41,8 +46,15 @@ class PhaseWorker {
 
  private:
   bool Commit(Session* session);
+  // Ends the open interval at `now` (its histograms go to result_.intervals
+  // and result_.latency) and publishes it to the status feed.
+  void CloseInterval(uint64_t now, bool last);
 
   const WorkerPlan& plan_;
+  // Where the loop records: result_.latency, or the open interval's
+  // histograms (open_) when over time is on.
+  LatencyHistogram* record_to_ = nullptr;
+  std::unique_ptr<std::array<LatencyHistogram, kOpKinds>> open_;
   OperationStream stream_;
   WorkerResult result_;
   alignas(64) std::atomic<uint64_t> progress_{0};

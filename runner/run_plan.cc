@@ -150,20 +150,28 @@ std::vector<MatrixPoint> ExpandMatrix(const PhaseSpec& spec) {
 }
 
 Status PlanRun(const std::string& path, const RunOverrides& overrides, RunPlan* plan) {
-  RunPlan p;
+  Workload workload;
   if (IsYcsbPropertyFile(path)) {
-    KVBENCH_RETURN_IF_ERROR(LoadYcsbWorkload(path, overrides.properties, &p.workload));
-    if (!p.workload.ycsb_unused.empty()) {
-      std::string list;
-      for (const std::string& k : p.workload.ycsb_unused) list += (list.empty() ? "" : ", ") + k;
-      p.warnings.push_back(path + ": YCSB properties kvbench does not use: " + list);
-    }
+    KVBENCH_RETURN_IF_ERROR(LoadYcsbWorkload(path, overrides.properties, &workload));
   } else if (!overrides.properties.empty()) {
     return Status::InvalidArgument("-p " + overrides.properties[0] +
                                    ": -p sets YCSB properties; '" + path +
                                    "' is a TOML workload (edit the file instead)");
   } else {
-    KVBENCH_RETURN_IF_ERROR(LoadWorkloadFile(path, &p.workload));
+    KVBENCH_RETURN_IF_ERROR(LoadWorkloadFile(path, &workload));
+  }
+  return PlanWorkload(std::move(workload), overrides, plan);
+}
+
+Status PlanWorkload(Workload workload, const RunOverrides& overrides, RunPlan* plan) {
+  RunPlan p;
+  p.workload = std::move(workload);
+  const std::string path = p.workload.file;
+  if (!p.workload.ycsb_ignored.empty()) {
+    std::string list;
+    for (const std::string& k : p.workload.ycsb_ignored) list += (list.empty() ? "" : ", ") + k;
+    p.warnings.push_back(path + ": YCSB properties kvbench ignores (docs/ycsb.md says why): " +
+                         list);
   }
   Workload& w = p.workload;
   if (overrides.scale <= 0) return Status::InvalidArgument("--scale must be > 0");

@@ -42,6 +42,9 @@ struct RunPlan {
 // InvalidArgument (bad file contents, unknown engine, option, dataset or
 // distribution; "FILE: ..." prefixed) or IOError (unreadable file).
 Status PlanRun(const std::string& path, const RunOverrides& overrides, RunPlan* plan);
+// The same for a workload already read (`kvbench ycsb` reads several property
+// files); overrides.properties are not read here.
+Status PlanWorkload(Workload workload, const RunOverrides& overrides, RunPlan* plan);
 
 // An engine's capabilities as the plan recorded them (EngineRun::capabilities).
 // The longest key is not recorded: max_key_size stays 0.

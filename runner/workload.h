@@ -160,6 +160,33 @@ struct PhaseSpec {
   std::optional<YcsbPhaseSpec> ycsb;
 };
 
+// How latency is recorded beyond each phase's whole histogram: TOML
+//   [measurement]
+//   interval = 1.0        # seconds per time-series interval
+//   hdrhistogram = true   # also HdrHistogram interval logs and percentile files
+// or YCSB's timeseries.granularity and measurementtype=hdrhistogram.
+struct Measurement {
+  // Width of the latency-over-time intervals of every stream phase. Phases
+  // shorter than 20 intervals get narrower ones (down to 1/64 of this) so
+  // they still show 20, unless `interval_exact` (YCSB's granularity given).
+  double interval_s = 1.0;
+  bool interval_exact = false;
+  // Keep each interval's histogram in results.json, from which `kvbench`
+  // writes .hlog and .hgrm files (reports/hdr_histogram.h).
+  bool hdrhistogram = false;
+};
+
+// YCSB's output settings, from a property file's properties.
+struct YcsbOutput {
+  std::vector<double> percentiles = {50, 95, 99};  // hdrhistogram.percentiles
+  bool timeseries = false;     // measurementtype=timeseries: per-interval mean lines
+  std::string hdr_path;        // hdrhistogram.output.path: prefix of the .hlog/.hgrm files
+  std::string export_file;     // exportfile: the summary goes there, not to stdout
+  bool status = false;         // status (-s): status lines on stderr while phases run
+  double status_interval_s = 10;  // status.interval
+  std::string label;           // label (-l): prefixed to status lines
+};
+
 struct Workload {
   std::string name;
   std::string description;
@@ -183,9 +210,23 @@ struct Workload {
   // YCSB property files: the properties as resolved (file, then -p overrides;
   // defaults included) and the ones kvbench does not use.
   std::map<std::string, std::string> ycsb_properties;
-  std::vector<std::string> ycsb_unused;
+  // YCSB properties kvbench accepts and documents as ignored (docs/ycsb.md).
+  std::vector<std::string> ycsb_ignored;
+  YcsbOutput ycsb_output;
+  // An engine's directory named by a YCSB-cpp database property
+  // (lmdb.dbpath, rocksdb.dbname...): engine -> directory.
+  std::map<std::string, std::string> ycsb_dirs;
+  Measurement measurement;
+  // The engine's directory already holds keys [0, preloaded) from an earlier
+  // run (`kvbench ycsb run` after `kvbench ycsb load`); the phases start from
+  // them instead of from an empty database.
+  uint64_t preloaded = 0;
+  // Where a field's value came from when not this file ("options.lmdb.lmdb.mapsize"
+  // -> "lmdb.properties:3"), for messages about it.
+  std::map<std::string, std::string> field_origins;
 
-  // "FILE:LINE: " for a recorded field, "FILE: " otherwise.
+  // "FILE:LINE: " for a recorded field (its origin when it has one), "FILE: "
+  // otherwise.
   std::string Where(const std::string& field) const;
 };
 

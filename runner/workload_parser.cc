@@ -332,7 +332,19 @@ Status ParseWorkload(const std::string& text, const std::string& path, Workload*
   w.file = path;
   w.source = text;
   c.OnlyKnownKeys(root, "", {"name", "description", "engines", "timeout", "repetitions",
-                             "dataset", "values", "options", "phase"});
+                             "dataset", "values", "options", "phase", "measurement"});
+  if (const toml::node* n = root.get("measurement")) {
+    if (const toml::table* m = n->as_table()) {
+      c.OnlyKnownKeys(*m, "measurement.", {"interval", "hdrhistogram"});
+      if (c.Number(*m, "measurement.", "interval", 0.001, &w.measurement.interval_s) &&
+          w.measurement.interval_s > 3600) {
+        c.Fail(m->get("interval")->source(), "measurement.interval", "must be <= 3600 (seconds)");
+      }
+      c.Bool(*m, "measurement.", "hdrhistogram", &w.measurement.hdrhistogram);
+    } else {
+      c.Fail(n->source(), "measurement", "must be a table");
+    }
+  }
   int64_t default_repetitions = 0;
   if (c.Integer(root, "", "repetitions", 1, &default_repetitions)) {
     w.default_repetitions = static_cast<int>(default_repetitions);
@@ -429,6 +441,9 @@ Status ParseWorkload(const std::string& text, const std::string& path, Workload*
 }
 
 std::string Workload::Where(const std::string& field) const {
+  if (const auto origin = field_origins.find(field); origin != field_origins.end()) {
+    return origin->second + ": ";
+  }
   const auto it = field_lines.find(field);
   if (it == field_lines.end()) return file + ": ";
   return file + ":" + std::to_string(it->second) + ": ";

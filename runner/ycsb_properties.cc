@@ -1,6 +1,7 @@
 #include "runner/ycsb_properties.h"
 
 #include "common/strings.h"
+#include "runner/ycsb_db_properties.h"
 
 #include <cerrno>
 #include <cmath>
@@ -88,11 +89,7 @@ class Reader {
   bool Fail(const std::string& name, const std::string& msg) {
     if (!error_.empty()) return false;
     const auto it = props_.find(name);
-    std::string where = path_;
-    if (it != props_.end()) {
-      where += it->second.line > 0 ? ":" + std::to_string(it->second.line)
-                                   : ": -p " + name + "=" + it->second.value;
-    }
+    const std::string where = it == props_.end() ? path_ : OriginOf(name, it->second, path_);
     error_ = where + ": property '" + name + "': " + msg;
     return false;
   }
@@ -167,6 +164,13 @@ std::string Num(double v) { return Reader::Format(v); }
 
 }  // namespace
 
+std::string OriginOf(const std::string& name, const PropertyValue& value,
+                     const std::string& fallback) {
+  const std::string& file = value.file.empty() ? fallback : value.file;
+  if (value.line > 0) return file + ":" + std::to_string(value.line);
+  return (file.empty() ? "" : file + ": ") + "-p " + name + "=" + value.value;
+}
+
 Properties ParseProperties(const std::string& text) {
   Properties out;
   std::istringstream in(text);
@@ -205,7 +209,7 @@ Properties ParseProperties(const std::string& text) {
     while (v < logical.size() && IsBlank(logical[v])) ++v;
     if (v < logical.size() && (logical[v] == '=' || logical[v] == ':')) ++v;
     while (v < logical.size() && IsBlank(logical[v])) ++v;
-    out[key] = {Unescape(v < logical.size() ? logical.substr(v) : ""), first_line};
+    out[key] = {Unescape(v < logical.size() ? logical.substr(v) : ""), first_line, ""};
   }
   return out;
 }
@@ -224,22 +228,69 @@ Status ParsePropertyOverride(const std::string& arg, std::string* name, std::str
   return Status::OK();
 }
 
-Status LoadYcsbWorkload(const std::string& path, const std::vector<std::string>& overrides,
-                        Workload* out) {
+namespace {
+
+Status ReadFile(const std::string& path, std::string* text) {
   std::ifstream in(path, std::ios::binary);
   if (!in) return Status::IOError(path + ": cannot be read");
   std::stringstream buffer;
   buffer << in.rdbuf();
-  return YcsbWorkloadFromText(buffer.str(), path, overrides, out);
+  *text = buffer.str();
+  return Status::OK();
+}
+
+Status WorkloadFromProperties(Properties props, const std::string& path, const std::string& text,
+                              Workload* out);
+
+}  // namespace
+
+Status LoadYcsbWorkload(const std::string& path, const std::vector<std::string>& overrides,
+                        Workload* out) {
+  return LoadYcsbWorkload(PropertySources{{path}, overrides}, out);
+}
+
+Status LoadYcsbWorkload(const PropertySources& sources, Workload* out) {
+  if (sources.files.empty()) return Status::InvalidArgument("no property file (-P FILE)");
+  Properties props;
+  std::string source;
+  for (const std::string& file : sources.files) {
+    std::string text;
+    KVBENCH_RETURN_IF_ERROR(ReadFile(file, &text));
+    for (auto& [name, value] : ParseProperties(text)) {
+      value.file = file;
+      props[name] = std::move(value);
+    }
+    source += sources.files.size() > 1 ? "# -P " + file + "\n" + text : text;
+  }
+  for (const std::string& arg : sources.overrides) {
+    std::string name, value;
+    KVBENCH_RETURN_IF_ERROR(ParsePropertyOverride(arg, &name, &value));
+    props[name] = {value, 0, ""};
+  }
+  return WorkloadFromProperties(std::move(props), sources.files.front(), source, out);
 }
 
 Status YcsbWorkloadFromText(const std::string& text, const std::string& path,
                             const std::vector<std::string>& overrides, Workload* out) {
   Properties props = ParseProperties(text);
+  for (auto& [name, value] : props) value.file = path;
   for (const std::string& arg : overrides) {
     std::string name, value;
     KVBENCH_RETURN_IF_ERROR(ParsePropertyOverride(arg, &name, &value));
-    props[name] = {value, 0};
+    props[name] = {value, 0, ""};
+  }
+  return WorkloadFromProperties(std::move(props), path, text, out);
+}
+
+namespace {
+
+Status WorkloadFromProperties(Properties props, const std::string& path, const std::string& text,
+                              Workload* out) {
+  // YCSB-cpp's spellings of CoreWorkload's properties, read as YCSB's when
+  // YCSB's own is not given.
+  for (const auto& [alias, name] : {std::pair{"field_len_dist", "fieldlengthdistribution"},
+                                    std::pair{"limit.ops", "target"}}) {
+    if (props.contains(alias) && !props.contains(name)) props[name] = props[alias];
   }
   Reader r(path, props);
   const std::string& cls = r.Text("workload");
@@ -252,7 +303,7 @@ Status YcsbWorkloadFromText(const std::string& text, const std::string& path,
   const uint64_t insertstart = r.Count("insertstart");
   if (r.ok() && !props.contains("insertcount")) {
     if (insertstart > recordcount) r.Fail("insertstart", "is beyond recordcount");
-    props["insertcount"] = {std::to_string(recordcount - insertstart), -1};
+    props["insertcount"] = {std::to_string(recordcount - insertstart), -1, ""};
   }
   const uint64_t insertcount = r.Count("insertcount");
   const uint64_t fieldcount = r.Count("fieldcount", 1);
@@ -364,15 +415,19 @@ Status YcsbWorkloadFromText(const std::string& text, const std::string& path,
   w.phases.push_back(std::move(run));
 
   for (const auto& [k, v] : kDefaults) w.ycsb_properties[k] = v;
+  Properties others;
   for (const auto& [k, v] : props) {
     if (kKnown.contains(k)) {
       w.ycsb_properties[k] = v.value;
-    } else {
-      w.ycsb_unused.push_back(k);
+    } else if (v.line >= 0) {  // not derived here (insertcount's default)
+      others[k] = v;
     }
   }
+  KVBENCH_RETURN_IF_ERROR(ApplyYcsbOtherProperties(others, path, &w));
   *out = std::move(w);
   return Status::OK();
 }
+
+}  // namespace
 
 }  // namespace kvbench::runner

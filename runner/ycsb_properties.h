@@ -41,8 +41,12 @@
 // indexes below those loaded or inserted so far (keys of another client's
 // slice are misses, reported as NOT_FOUND).
 //
-// Properties kvbench does not use (measurementtype, exporter, db-specific
-// ones...) are listed in Workload::ycsb_unused for one warning.
+// Several files (YCSB's -P, in order: a later file overrides an earlier one)
+// and -p overrides resolve into one property set. Besides CoreWorkload's,
+// YCSB's client properties (measurementtype, status.interval, exportfile...)
+// and database properties (`lmdb.mapsize`, YCSB-cpp's `rocksdb.dbname`...)
+// are read by runner/ycsb_db_properties.h; any other property is an error
+// naming it, except those docs/ycsb.md lists as ignored.
 #pragma once
 
 #include <map>
@@ -56,9 +60,22 @@ namespace kvbench::runner {
 
 struct PropertyValue {
   std::string value;
-  int line = 0;  // 0: given by -p
+  int line = 0;      // 0: given by -p
+  std::string file;  // the file it came from; "" for -p
 };
 using Properties = std::map<std::string, PropertyValue>;
+
+// Where a property came from, for messages: "FILE:LINE" or "-p NAME=VALUE"
+// (`fallback` names the file when the property has none).
+std::string OriginOf(const std::string& name, const PropertyValue& value,
+                     const std::string& fallback = "");
+
+// YCSB's sources of properties, in its order of precedence: -P files as
+// given (a later one overrides an earlier one), then -p overrides.
+struct PropertySources {
+  std::vector<std::string> files;
+  std::vector<std::string> overrides;  // "name=value"
+};
 
 // java.util.Properties' line format. Never fails: like Java, any line is a
 // property or a comment.
@@ -78,5 +95,9 @@ Status LoadYcsbWorkload(const std::string& path, const std::vector<std::string>&
                         Workload* out);
 Status YcsbWorkloadFromText(const std::string& text, const std::string& path,
                             const std::vector<std::string>& overrides, Workload* out);
+// Reads every file of `sources` (IOError "FILE: cannot be read") and makes
+// the workload; it is named after the first file, and its source text is
+// the files' texts, each after a "# -P FILE" line.
+Status LoadYcsbWorkload(const PropertySources& sources, Workload* out);
 
 }  // namespace kvbench::runner

@@ -23,7 +23,7 @@ TEST(YcsbPropertiesTest, CoreWorkloadDefaultsAndPhases) {
   Workload w;
   ASSERT_TRUE(YcsbWorkloadFromText("recordcount=100\noperationcount=50\n"
                                    "requestdistribution=zipfian\ninsertproportion=0.1\n"
-                                   "measurementtype=hdrhistogram\ndb.url=x\n",
+                                   "measurementtype=hdrhistogram\ntable=t\n",
                                    "dir/wl", {}, &w)
                   .ok());
   EXPECT_EQ(w.name, "wl");
@@ -48,7 +48,8 @@ TEST(YcsbPropertiesTest, CoreWorkloadDefaultsAndPhases) {
   EXPECT_EQ(run.ycsb->first_insert, 100u);
   EXPECT_TRUE(run.ycsb->read_all_fields);
   EXPECT_FALSE(run.ycsb->write_all_fields);
-  EXPECT_EQ(w.ycsb_unused, (std::vector<std::string>{"db.url", "measurementtype"}));
+  EXPECT_EQ(w.ycsb_ignored, (std::vector<std::string>{"table"}));
+  EXPECT_TRUE(w.measurement.hdrhistogram);  // asked for by name: files too
   EXPECT_EQ(w.ycsb_properties.at("fieldlength"), "100");
 }
 
@@ -114,6 +115,48 @@ TEST(YcsbPropertiesTest, ErrorsNameTheFileLineAndProperty) {
   EXPECT_TRUE(
       YcsbWorkloadFromText(base + "workload=com.yahoo.ycsb.workloads.CoreWorkload\n", "wl", {}, &w)
           .ok());
+}
+
+TEST(YcsbPropertiesTest, ClientPropertiesAreReadAndUnknownOnesRefused) {
+  Workload w;
+  const std::string base = "recordcount=10\noperationcount=10\n";
+  ASSERT_TRUE(YcsbWorkloadFromText(base + "measurementtype=timeseries\ntimeseries.granularity=250\n"
+                                          "hdrhistogram.percentiles=50,99.9\nstatus.interval=2\n"
+                                          "exportfile=/tmp/x\nlabel=L\nmeasurement.interval=op\n"
+                                          "field_len_dist=uniform\nlimit.ops=300\n",
+                                   "wl", {"status=true"}, &w)
+                  .ok());
+  EXPECT_TRUE(w.ycsb_output.timeseries);
+  EXPECT_FALSE(w.measurement.hdrhistogram);
+  EXPECT_DOUBLE_EQ(w.measurement.interval_s, 0.25);
+  EXPECT_TRUE(w.measurement.interval_exact);
+  EXPECT_EQ(w.ycsb_output.percentiles, (std::vector<double>{50, 99.9}));
+  EXPECT_TRUE(w.ycsb_output.status);
+  EXPECT_DOUBLE_EQ(w.ycsb_output.status_interval_s, 2);
+  EXPECT_EQ(w.ycsb_output.export_file, "/tmp/x");
+  EXPECT_EQ(w.ycsb_output.label, "L");
+  EXPECT_EQ(w.value_params.at("size_distribution"), "uniform");  // YCSB-cpp's spelling
+  EXPECT_EQ(w.phases[1].targets, std::vector<double>{300});
+  EXPECT_FALSE(w.measurement.hdrhistogram);
+
+  ASSERT_TRUE(YcsbWorkloadFromText(base + "hdrhistogram.fileoutput=true\n", "wl", {}, &w).ok());
+  EXPECT_TRUE(w.measurement.hdrhistogram);
+  ASSERT_TRUE(YcsbWorkloadFromText(base, "wl", {}, &w).ok());
+  EXPECT_FALSE(w.measurement.hdrhistogram);  // YCSB's default type writes no files
+
+  auto error = [&](const std::string& text) {
+    const Status s = YcsbWorkloadFromText(base + text, "wl", {}, &w);
+    EXPECT_TRUE(s.IsInvalidArgument()) << text;
+    return std::string(s.message());
+  };
+  EXPECT_EQ(error("db.url=jdbc:x\n").substr(0, 30), "wl:3: property 'db.url': unkno");
+  EXPECT_NE(error("measurementtype=raw\n").find("wl:3: property 'measurementtype': 'raw' is not"),
+            std::string::npos);
+  EXPECT_NE(error("dataintegrity=true\n").find("property 'dataintegrity'"), std::string::npos);
+  EXPECT_NE(error("hdrhistogram.percentiles=50,x\n").find("'x' is not a percentile"),
+            std::string::npos);
+  EXPECT_NE(error("timeseries.granularity=soon\n").find("property 'timeseries.granularity'"),
+            std::string::npos);
 }
 
 TEST(YcsbPropertiesTest, TomlFilesAreNotPropertyFiles) {

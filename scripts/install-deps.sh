@@ -30,6 +30,8 @@ packages=(
   # libraries kvbench itself uses; libpq-dev for history stores on PostgreSQL,
   # libssl-dev for SHA-256 content ids
   libfmt-dev libtomlplusplus-dev libcli11-dev nlohmann-json3-dev libpq-dev libssl-dev
+  # zlib: HdrHistogram's compressed encoding (.hlog files)
+  zlib1g-dev
   # tests and micro-benchmarks; chromium renders report.html headless in the
   # browser test
   libgtest-dev libgmock-dev libbenchmark-dev chromium
@@ -45,6 +47,8 @@ test_packages=(
   postgresql
   # tests/slurm_cluster_test.sh runs a one-node Slurm cluster (kvbench slurm)
   slurm-wlm munge
+  # HdrHistogram's own Java reader decodes kvbench's .hlog files (tests/hdrhistogram_java_test.py)
+  libhdrhistogram-java openjdk-17-jre-headless
 )
 
 if $with_tests; then

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Every results.json kvbench writes validates against docs/results.schema.json
 # (with python3-jsonschema, Draft 2020-12): a fresh run of the quickstart on
-# every embedded engine, an interrupted-engine record, the fixed schema 1
-# file the report tests use, a shard's results and a merge of shards. Usage: results_schema_test.sh KVBENCH SOURCE_DIR
+# every embedded engine, YCSB runs (with HdrHistogram interval buckets, and
+# through `kvbench ycsb`), an interrupted-engine record, the fixed schema 1
+# file the report tests use, a shard's results and a merge of shards.
+# Usage: results_schema_test.sh KVBENCH SOURCE_DIR
 set -euo pipefail
 KVBENCH=$1
 SRC=$2
@@ -10,7 +12,9 @@ WORK=$(mktemp -d /tmp/kvbench-schema-XXXXXX)
 trap 'rm -rf "$WORK"' EXIT
 "$KVBENCH" run "$SRC/workloads/quickstart.toml" --scale 0.01 --repeat 2 --quiet --out "$WORK/q" > /dev/null
 "$KVBENCH" run "$SRC/workloads/ycsb/workloada" -p recordcount=500 -p operationcount=500 \
-    --engines lmdb --quiet --out "$WORK/y" > /dev/null
+    -p measurementtype=hdrhistogram --engines lmdb --quiet --out "$WORK/y" > /dev/null
+"$KVBENCH" ycsb -load -run -db lmdb -P "$SRC/workloads/ycsb/workloadf" -p recordcount=500 \
+    -p operationcount=500 -p "kvbench.dir=$WORK/d" --out "$WORK/c" -q > /dev/null 2>&1
 # A shard's results and the merge of two shards (sharded runs' optional fields).
 for k in 0 1; do
   "$KVBENCH" run "$SRC/tests/workloads/tiny.toml" --engines lmdb --repeat 2 --quiet --shard "$k/2" \
@@ -18,7 +22,8 @@ for k in 0 1; do
 done
 "$KVBENCH" merge "$WORK/s0" "$WORK/s1" -o "$WORK/m" > /dev/null
 /usr/bin/python3 - "$SRC/docs/results.schema.json" "$WORK/q/results.json" "$WORK/y/results.json" \
-    "$SRC/reports/testdata/run_a.json" "$WORK/s0/results.json" "$WORK/m/results.json" <<'PY'
+    "$WORK/c/results.json" "$SRC/reports/testdata/run_a.json" "$WORK/s0/results.json" \
+    "$WORK/m/results.json" <<'PY'
 import json, sys
 import jsonschema
 schema = json.load(open(sys.argv[1]))
