@@ -23,7 +23,11 @@ inline constexpr const char* kResultsSchemaName = "kvbench-results";
 // and the median's confidence interval; repetitions carry
 // sizes_after_sync, cache_resident_after_eviction_pct and pacing_lateness.
 // Files of schema 1 still load (their summaries are computed on reading).
-inline constexpr int kResultsSchemaVersion = 2;
+// 3: a run carries its run_id; durability verdicts (crash trials); sharded
+// runs carry shards, and each row its shard and wall_seconds; repetitions
+// may carry time_series (latency per interval) and session_cleanup.
+// Files of schema 1 and 2 still load (the new fields are all optional).
+inline constexpr int kResultsSchemaVersion = 3;
 inline constexpr int kOldestReadableSchemaVersion = 1;
 // The confidence level of every interval kvbench writes.
 inline constexpr double kConfidenceLevel = 0.95;

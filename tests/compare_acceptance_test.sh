@@ -15,10 +15,12 @@ null_spin_workload 3000 20000 "$WORK/base.toml"
 null_spin_workload 3450 20000 "$WORK/slow.toml"
 
 # Counted over 4 pairs, as bench/compare_acceptance.sh counts over 20: at most
-# 1 of the 8 identical rows changed (the bench's 5% over 20 pairs), and the
-# slowdown flagged (exit 1, every row slower) in at least 3 of 4 pairs (its
-# 19 of 20). A machine is never perfectly quiet; these bounds still fail a
-# compare that calls noise a change or misses a 15% slowdown.
+# 2 of the 8 identical rows changed, and the slowdown flagged (exit 1, every
+# row slower) in at least 3 of 4 pairs (its 19 of 20). The bench measured
+# 4.3% of identical rows labelled changed on these machines; at that rate 2 of
+# 8 happens in 4.4% of runs and 3 of 8 in 0.4%, so the bound is 2. A compare
+# that labels noise a change at several times that rate still fails it, as
+# does one that misses a 15% slowdown.
 changed=0
 flagged=0
 for i in 1 2 3 4; do
@@ -38,6 +40,6 @@ for i in 1 2 3 4; do
   echo "15% slowdown pair $i: exit $rc, $slower of 2 rows flagged slower"
   if [ "$rc" -eq 1 ] && [ "$slower" -eq 2 ]; then flagged=$((flagged + 1)); fi
 done
-[ "$changed" -le 1 ] || fail "$changed of 8 rows of identical runs labelled changed"
+[ "$changed" -le 2 ] || fail "$changed of 8 rows of identical runs labelled changed"
 [ "$flagged" -ge 3 ] || fail "the 15% slowdown was flagged in $flagged of 4 pairs"
 echo "compare acceptance: $changed of 8 identical rows changed, slowdown flagged in $flagged of 4"

@@ -20,6 +20,11 @@ import tempfile
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import script_tests  # noqa: E402
 
+for arg, what in ((sys.argv[3], "java"), (sys.argv[4], "/usr/share/java/hdrhistogram.jar")):
+    if not os.path.exists(arg):
+        sys.exit(f"hdrhistogram_java: {what} not found (got {arg!r}); "
+                 "scripts/install-deps.sh --tests installs openjdk-17-jre-headless "
+                 "and libhdrhistogram-java")
 KVBENCH, SRC, JAVA, JAR = (os.path.abspath(a) for a in sys.argv[1:5])
 WORK = tempfile.mkdtemp(prefix="kvbench-hdr-test-")
 PROCESSOR = [JAVA, "-cp", JAR, "org.HdrHistogram.HistogramLogProcessor"]
