@@ -33,11 +33,13 @@ constexpr int kBaseKeys = 20000;
 constexpr int kGroupEvery = 400;  // every 400th base key is a group key: 50 of them
 constexpr int kChurn = 50;
 
+// Long unshared tails (few keys per leaf) give the tree three levels or more,
+// so readers search the upper ones through their SeparatorIndexes.
 std::string BaseKey(int i) {
   char buf[96];
-  std::snprintf(buf, sizeof(buf), "https://www.example.org/catalog/section-%03d/item-%08d.html",
-                i % 97, i);
-  return buf;
+  std::snprintf(buf, sizeof(buf), "https://www.example.org/catalog/section-%03d/item-%08d-", i % 97,
+                i);
+  return std::string(buf) + std::string(120, static_cast<char>('a' + i % 26)) + ".html";
 }
 std::string ChurnKey(int batch, int i) {
   char buf[96];
@@ -65,6 +67,9 @@ class ConcurrencyTest : public ::testing::Test {
     }
     ASSERT_TRUE(txn->Commit().ok());
     for (int i = 0; i < kBaseKeys; i += kGroupEvery) group_.push_back(BaseKey(i));
+    Stats stats;
+    ASSERT_TRUE(db_->GetStats(&stats).ok());
+    ASSERT_GE(stats.depth, 3u);
   }
 
   // Commits `batches` batches; returns the first error.

@@ -105,9 +105,11 @@ void Cursor::Seek(Slice target) {
     if (!s.ok()) return Fail(s);
     NodePage node(const_cast<uint8_t*>(page), pager->page_size());
     if (level > 0) {
-      const uint32_t pos = node.FindChildEntry(target, &known);
+      uint32_t pos;
+      const uint32_t child =
+          ChildFor(pager, page_no, page, level, target, /*snapshot=*/live_ == nullptr, &known, &pos);
       path_.push_back(Level{page_no, pos});
-      page_no = node.ChildAt(pos);
+      page_no = child;
       pager->Prefetch(page_no);
       continue;
     }
