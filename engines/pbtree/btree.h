@@ -27,18 +27,8 @@ Status ReadNode(Pager* pager, uint32_t page_no, uint32_t level, const uint8_t** 
 // Copies the value of a leaf entry (inline or overflow) into *value.
 Status ReadEntryValue(Pager* pager, const EntryView& entry, std::string* value);
 
-// Point lookup. NotFound when absent. `snapshot`: `tree` is a committed
-// snapshot (a reader's), whose pages near the root may be searched through
-// their SeparatorIndex; the write transaction's own pages change.
-Status TreeGet(Pager* pager, const TreeState& tree, Slice key, std::string* value,
-               bool snapshot);
-
-// The child of internal page `page` (number page_no, at `level`) that covers
-// key; `known` as for NodePage::FindChildEntry. With `snapshot`, the levels
-// near the root use the page's SeparatorIndex. `*pos`, if not null, gets the
-// entry's offset in the page.
-uint32_t ChildFor(Pager* pager, uint32_t page_no, const uint8_t* page, uint32_t level, Slice key,
-                  bool snapshot, uint32_t* known, uint32_t* pos = nullptr);
+// Point lookup. NotFound when absent.
+Status TreeGet(Pager* pager, const TreeState& tree, Slice key, std::string* value);
 
 // Rebuilds the whole key of the entry at `pos` of a trusted node page.
 void KeyAt(const NodePage& node, uint32_t pos, std::string* key);

@@ -46,23 +46,7 @@ Status ReadEntryValue(Pager* pager, const EntryView& entry, std::string* value) 
   return Status::OK();
 }
 
-uint32_t ChildFor(Pager* pager, uint32_t page_no, const uint8_t* page, uint32_t level, Slice key,
-                  bool snapshot, uint32_t* known, uint32_t* pos) {
-  // Levels 2 and up: few pages, searched by every read, in the CPU caches.
-  if (snapshot && level >= 2) {
-    if (const SeparatorIndex* index = pager->SeparatorsOf(page_no, page)) {
-      const uint32_t entry = index->Find(key, known);
-      if (pos != nullptr) *pos = index->position(entry);
-      return index->child(entry);
-    }
-  }
-  NodePage node(const_cast<uint8_t*>(page), pager->page_size());
-  const uint32_t entry = node.FindChildEntry(key, known);
-  if (pos != nullptr) *pos = entry;
-  return node.ChildAt(entry);
-}
-
-Status TreeGet(Pager* pager, const TreeState& tree, Slice key, std::string* value, bool snapshot) {
+Status TreeGet(Pager* pager, const TreeState& tree, Slice key, std::string* value) {
   if (tree.root == 0) return Status::NotFound();
   const uint32_t page_size = pager->page_size();
   uint32_t page_no = tree.root;
@@ -70,7 +54,8 @@ Status TreeGet(Pager* pager, const TreeState& tree, Slice key, std::string* valu
   uint32_t known = 0;  // leading bytes the key shares with every key of the page
   for (uint32_t level = tree.depth - 1; level > 0; --level) {
     PBTREE_RETURN_IF_ERROR(ReadNode(pager, page_no, level, &page));
-    page_no = ChildFor(pager, page_no, page, level, key, snapshot, &known);
+    NodePage node(const_cast<uint8_t*>(page), page_size);
+    page_no = node.ChildAt(node.FindChildEntry(key, &known));
     pager->Prefetch(page_no);
   }
   PBTREE_RETURN_IF_ERROR(ReadNode(pager, page_no, 0, &page));

@@ -34,7 +34,7 @@ constexpr int kGroupEvery = 400;  // every 400th base key is a group key: 50 of 
 constexpr int kChurn = 50;
 
 // Long unshared tails (few keys per leaf) give the tree three levels or more,
-// so readers search the upper ones through their SeparatorIndexes.
+// so readers and the writer meet on internal pages below the root too.
 std::string BaseKey(int i) {
   char buf[96];
   std::snprintf(buf, sizeof(buf), "https://www.example.org/catalog/section-%03d/item-%08d-", i % 97,

@@ -105,11 +105,9 @@ void Cursor::Seek(Slice target) {
     if (!s.ok()) return Fail(s);
     NodePage node(const_cast<uint8_t*>(page), pager->page_size());
     if (level > 0) {
-      uint32_t pos;
-      const uint32_t child =
-          ChildFor(pager, page_no, page, level, target, /*snapshot=*/live_ == nullptr, &known, &pos);
+      const uint32_t pos = node.FindChildEntry(target, &known);
       path_.push_back(Level{page_no, pos});
-      page_no = child;
+      page_no = node.ChildAt(pos);
       pager->Prefetch(page_no);
       continue;
     }

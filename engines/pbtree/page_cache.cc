@@ -26,8 +26,7 @@ PageCache::PageCache(uint32_t page_size, size_t capacity_pages, uint64_t max_pag
 }
 
 PageCache::~PageCache() {
-  for (Frame& f : frames_) SeparatorIndex::Free(f.separators.load(std::memory_order_relaxed));
-  for (uint8_t* slab : slabs_) ::munmap(slab, kSlabBytes);
+  for (Frame* f : frames_) std::free(f);
   ::munmap(chunks_, chunk_count_ * sizeof(Chunk*));
 }
 
@@ -48,7 +47,7 @@ void PageCache::Unlink(Frame* f) {
   --ring_size_;
 }
 
-void PageCache::SetSlot(uint32_t page_no, Frame* frame) {
+void PageCache::SetSlot(uint32_t page_no, uint8_t* data) {
   const size_t c = page_no >> kChunkBits;
   assert(c < chunk_count_);
   Chunk* chunk = chunks_[c].load(std::memory_order_relaxed);
@@ -58,58 +57,19 @@ void PageCache::SetSlot(uint32_t page_no, Frame* frame) {
     chunks_[c].store(chunk, std::memory_order_release);
   }
   const uint32_t i = page_no & kChunkMask;
-  if (frame != nullptr) {
-    chunk->referenced[i].store(1, std::memory_order_relaxed);
-    chunk->frame[i].store(frame, std::memory_order_release);
-    chunk->data[i].store(frame->bytes, std::memory_order_release);
-  } else {
-    chunk->data[i].store(nullptr, std::memory_order_release);
-    chunk->frame[i].store(nullptr, std::memory_order_release);
-  }
+  if (data != nullptr) chunk->referenced[i].store(1, std::memory_order_relaxed);
+  chunk->data[i].store(data, std::memory_order_release);
 }
 
-Frame* PageCache::NewFrame() {
-  Frame* f;
-  if (!released_.empty()) {
-    f = released_.back();
-    released_.pop_back();
-  } else {
-    if (slab_used_ + page_size_ > kSlabBytes) {
-      void* slab =
-          ::mmap(nullptr, kSlabBytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-      if (slab == MAP_FAILED) throw std::bad_alloc();
-      slabs_.push_back(static_cast<uint8_t*>(slab));
-      slab_used_ = 0;
-    }
-    f = &frames_.emplace_back();
-    f->bytes = slabs_.back() + slab_used_;
-    slab_used_ += page_size_;
-  }
-  f->resident = true;
-  ++resident_;
+Frame* PageCache::Allocate() {
+  // 128-byte alignment keeps the Frame and the page header in one pair of
+  // cache lines (adjacent-line prefetch); aligned_alloc wants a multiple.
+  const size_t bytes = (Frame::kHeaderBytes + page_size_ + 127) & ~size_t{127};
+  void* block = std::aligned_alloc(128, bytes);
+  if (block == nullptr) throw std::bad_alloc();
+  Frame* f = new (block) Frame();
+  frames_.push_back(f);
   return f;
-}
-
-const SeparatorIndex* PageCache::SeparatorsOf(uint32_t page_no, const uint8_t* data) {
-  Frame* f = Lookup(page_no);
-  if (f == nullptr || f->bytes != data) return nullptr;
-  SeparatorIndex* index = f->separators.load(std::memory_order_acquire);
-  if (index != nullptr) return index;
-  if (f->searches.load(std::memory_order_relaxed) < kSearchesBeforeIndex) {
-    f->searches.fetch_add(1, std::memory_order_relaxed);
-    return nullptr;
-  }
-  SeparatorIndex* built = SeparatorIndex::Build(data, page_size_);
-  // Two readers may build it at once: the first to publish wins.
-  if (f->separators.compare_exchange_strong(index, built, std::memory_order_acq_rel)) return built;
-  SeparatorIndex::Free(built);
-  return index;
-}
-
-void PageCache::Recycle(Frame* f) {
-  SeparatorIndex::Free(f->separators.exchange(nullptr, std::memory_order_relaxed));
-  f->searches.store(0, std::memory_order_relaxed);
-  spare_.push_back(f);
 }
 
 void PageCache::Release(Frame* f) {
@@ -118,7 +78,7 @@ void PageCache::Release(Frame* f) {
   f->in_use = false;
   f->dirty = false;
   --in_use_;
-  Recycle(f);
+  spare_.push_back(f);
 }
 
 void PageCache::Retire(Frame* f) {
@@ -138,7 +98,7 @@ Frame* PageCache::Reclaim() {
   const uint64_t safe = readers_->SafeStamp();
   while (!retired_.empty() && retired_.front()->stamp <= safe) {
     retired_.front()->retired = false;
-    Recycle(retired_.front());
+    spare_.push_back(retired_.front());
     retired_.pop_front();
   }
   if (spare_.empty()) return nullptr;
@@ -173,13 +133,13 @@ Frame* PageCache::TakeFrame() {
     return f;
   }
   if (Frame* f = Reclaim()) return f;
-  if (resident_ < capacity_ + retired_.size()) return NewFrame();
+  if (frames_.size() < capacity_ + retired_.size()) return Allocate();
   if (EvictOne()) {
     if (Frame* f = Reclaim()) return f;
   }
   // Every evicted frame may still be read by another thread (or every frame
   // is dirty): grow beyond the capacity for now.
-  return NewFrame();
+  return Allocate();
 }
 
 Frame* PageCache::Reserve() {
@@ -198,35 +158,37 @@ void PageCache::Unreserve(Frame* frame) {
 uint8_t* PageCache::PublishClean(Frame* f, uint32_t page_no) {
   std::lock_guard lock(mu_);
   f->reserved = false;
-  if (Frame* cached = Lookup(page_no)) {
+  if (uint8_t* cached = Find(page_no)) {
     spare_.push_back(f);
-    return cached->data();
+    return cached;
   }
   f->page_no = page_no;
   f->in_use = true;
   f->dirty = false;
   Link(f);
   ++in_use_;
-  SetSlot(page_no, f);
+  SetSlot(page_no, f->data());
   return f->data();
 }
 
 void PageCache::PublishDirty(Frame* f, uint32_t page_no) {
   std::lock_guard lock(mu_);
   f->reserved = false;
-  if (Frame* stale = Lookup(page_no)) Release(stale);
+  if (uint8_t* stale = Find(page_no)) Release(Frame::Of(stale));
   f->page_no = page_no;
   f->in_use = true;
   f->dirty = true;
   ++in_use_;
-  SetSlot(page_no, f);
+  SetSlot(page_no, f->data());
 }
 
 void PageCache::MarkClean(const std::vector<uint32_t>& pages) {
   std::lock_guard lock(mu_);
   for (uint32_t p : pages) {
-    Frame* f = Lookup(p);
-    if (f == nullptr || !f->dirty) continue;
+    uint8_t* data = Find(p);
+    if (data == nullptr) continue;
+    Frame* f = Frame::Of(data);
+    if (!f->dirty) continue;
     f->dirty = false;
     Link(f);
   }
@@ -234,40 +196,30 @@ void PageCache::MarkClean(const std::vector<uint32_t>& pages) {
 
 void PageCache::Erase(uint32_t page_no) {
   std::lock_guard lock(mu_);
-  if (Frame* f = Lookup(page_no)) Release(f);
+  if (uint8_t* data = Find(page_no)) Release(Frame::Of(data));
 }
 
 void PageCache::Evict(const std::vector<uint32_t>& pages) {
   std::lock_guard lock(mu_);
   for (uint32_t p : pages) {
-    Frame* f = Lookup(p);
-    if (f != nullptr && !f->dirty) Retire(f);
+    uint8_t* data = Find(p);
+    if (data != nullptr && !Frame::Of(data)->dirty) Retire(Frame::Of(data));
   }
 }
 
 void PageCache::Shrink() {
   std::lock_guard lock(mu_);
-  if (resident_ <= capacity_) return;
+  if (frames_.size() <= capacity_) return;
   while (in_use_ > capacity_ && EvictOne()) {
   }
   if (Frame* f = Reclaim()) spare_.push_back(f);
-  // Give back the memory of every spare frame, one madvise per run of
-  // adjacent pages; retired frames wait for a later Shrink, reserved ones are
-  // another thread's.
-  std::sort(spare_.begin(), spare_.end(),
-            [](const Frame* a, const Frame* b) { return a->bytes < b->bytes; });
-  for (size_t i = 0; i < spare_.size();) {
-    size_t j = i + 1;
-    while (j < spare_.size() && spare_[j]->bytes == spare_[j - 1]->bytes + page_size_) ++j;
-    ::madvise(spare_[i]->bytes, (j - i) * page_size_, MADV_DONTNEED);
-    i = j;
-  }
-  for (Frame* f : spare_) {
-    f->resident = false;
-    released_.push_back(f);
-  }
-  resident_ -= spare_.size();
+  // Free every spare frame; retired ones wait for a later Shrink, reserved
+  // ones are another thread's.
   spare_.clear();
+  auto kept = std::partition(frames_.begin(), frames_.end(),
+                             [](Frame* f) { return f->in_use || f->retired || f->reserved; });
+  for (auto it = kept; it != frames_.end(); ++it) std::free(*it);
+  frames_.erase(kept, frames_.end());
 }
 
 size_t PageCache::frames_in_use() const {

@@ -17,13 +17,8 @@
 // so a transaction larger than the cache grows the cache until it commits or
 // aborts without slowing eviction.
 //
-// Page memory comes in page-aligned slabs (mmap) and the bookkeeping (Frame)
-// lives apart, so that each cached page is exactly one memory page: a search
-// reads a page's header and, at the other end, its restart array, and a page
-// that straddles two 4 KiB memory pages (as one behind a 64-byte header does)
-// costs two TLB misses per tree level instead of one. Shrink gives the memory
-// of unneeded frames back to the system (MADV_DONTNEED) and keeps their
-// addresses for reuse.
+// Each frame is one allocation: 64 bytes of bookkeeping (Frame) followed by
+// the page.
 #pragma once
 
 #include <atomic>
@@ -35,28 +30,23 @@
 #include <vector>
 
 #include "engines/pbtree/reader_table.h"
-#include "engines/pbtree/separator_index.h"
 
 namespace pbtree {
 
 // Bookkeeping fields are guarded by the cache's mutex, except `dirty`, which
 // only the writer reads and changes.
 struct Frame {
-  uint8_t* data() const { return bytes; }
-  uint8_t* bytes = nullptr;  // page_size bytes, page-aligned
   uint32_t page_no = 0;
   bool in_use = false;    // in the page table
   bool dirty = false;     // written by the open write transaction, not yet on disk
   bool retired = false;   // evicted, waiting until no other thread can hold it
   bool reserved = false;  // handed out by Reserve, not yet published
-  bool resident = false;  // its memory is in use (not given back by Shrink)
   Frame* prev = nullptr;  // CLOCK ring of clean frames in use
   Frame* next = nullptr;
   uint64_t stamp = 0;  // when retired: the ReaderTable stamp
-  // A clean internal page's decoded keys (SeparatorsOf), and how often
-  // readers asked for them before they were built.
-  std::atomic<SeparatorIndex*> separators{nullptr};
-  std::atomic<uint8_t> searches{0};
+  uint8_t* data() { return reinterpret_cast<uint8_t*>(this) + kHeaderBytes; }
+  static Frame* Of(uint8_t* data) { return reinterpret_cast<Frame*>(data - kHeaderBytes); }
+  static constexpr size_t kHeaderBytes = 64;
 };
 
 class PageCache {
@@ -71,7 +61,9 @@ class PageCache {
   // Any thread, no lock; the bytes stay valid while the caller's ReaderTable
   // slot is announced (or, for a dirty page, until the writer drops it).
   uint8_t* Find(uint32_t page_no) {
-    Chunk* chunk = ChunkOf(page_no);
+    const size_t c = page_no >> kChunkBits;
+    if (c >= chunk_count_) return nullptr;
+    Chunk* chunk = chunks_[c].load(std::memory_order_acquire);
     if (chunk == nullptr) return nullptr;
     const uint32_t i = page_no & kChunkMask;
     uint8_t* data = chunk->data[i].load(std::memory_order_acquire);
@@ -80,23 +72,14 @@ class PageCache {
     }
     return data;
   }
-  // The frame of page_no, or nullptr. For the writer (a frame's dirty flag is
-  // the writer's); marks nothing.
   Frame* Lookup(uint32_t page_no) {
-    Chunk* chunk = ChunkOf(page_no);
-    return chunk == nullptr ? nullptr
-                            : chunk->frame[page_no & kChunkMask].load(std::memory_order_acquire);
+    uint8_t* data = Find(page_no);
+    return data == nullptr ? nullptr : Frame::Of(data);
   }
 
   // A frame that only the caller can see (bytes undefined). May evict a clean
   // frame. Any thread.
   Frame* Reserve();
-  // Readers, for a clean internal page near the root: its SeparatorIndex once
-  // readers have asked for it kSearchesBeforeIndex times (nullptr before, and
-  // when `data`, from Find, is no longer page_no's frame). Valid as long as
-  // `data` is.
-  const SeparatorIndex* SeparatorsOf(uint32_t page_no, const uint8_t* data);
-  static constexpr uint8_t kSearchesBeforeIndex = 16;
   // Gives a reserved frame back unused.
   void Unreserve(Frame* frame);
   // Publishes a reserved frame, holding page_no's bytes, as the clean copy of
@@ -117,8 +100,8 @@ class PageCache {
   // Writer: drops the clean frames of `pages`, which readers of older
   // snapshots may still be reading (pages a commit stopped using).
   void Evict(const std::vector<uint32_t>& pages);
-  // Evicts clean frames until at most capacity frames remain and gives back
-  // the memory of frames no thread can hold (after a large transaction).
+  // Evicts clean frames until at most capacity frames remain and frees the
+  // memory of the rest that no thread can hold (after a large transaction).
   void Shrink();
 
   size_t frames_in_use() const;
@@ -127,28 +110,21 @@ class PageCache {
  private:
   static constexpr uint32_t kChunkBits = 14;
   static constexpr uint32_t kChunkMask = (1u << kChunkBits) - 1;
-  static constexpr size_t kSlabBytes = size_t{2} << 20;
   struct Chunk {
     std::atomic<uint8_t*> data[1u << kChunkBits];
     std::atomic<uint8_t> referenced[1u << kChunkBits];  // CLOCK bits
-    std::atomic<Frame*> frame[1u << kChunkBits];
   };
-  Chunk* ChunkOf(uint32_t page_no) const {
-    const size_t c = page_no >> kChunkBits;
-    return c < chunk_count_ ? chunks_[c].load(std::memory_order_acquire) : nullptr;
-  }
 
   // All under mu_.
   Frame* TakeFrame();
   Frame* Reclaim();
-  Frame* NewFrame();  // a released frame made resident again, or a fresh one
+  Frame* Allocate();
   bool EvictOne();
-  void Retire(Frame* frame);                     // off the table and the ring, stamped
-  void Release(Frame* frame);                    // off the table and the ring, spare at once
-  void Recycle(Frame* frame);  // no thread can reach it: drop what it carried, spare
-  void SetSlot(uint32_t page_no, Frame* frame);  // nullptr: not cached
-  void Link(Frame* frame);                       // onto the ring, just behind the hand
-  void Unlink(Frame* frame);                     // off the ring
+  void Retire(Frame* frame);   // off the table and the ring, stamped
+  void Release(Frame* frame);  // off the table and the ring, spare at once
+  void SetSlot(uint32_t page_no, uint8_t* data);
+  void Link(Frame* frame);    // onto the ring, just behind the hand
+  void Unlink(Frame* frame);  // off the ring
 
   uint32_t page_size_;
   size_t capacity_;
@@ -160,14 +136,10 @@ class PageCache {
   std::vector<std::unique_ptr<Chunk>> owned_chunks_;  // under mu_
 
   mutable std::mutex mu_;
-  std::deque<Frame> frames_;       // every frame (stable addresses)
-  std::vector<uint8_t*> slabs_;    // page memory, kSlabBytes each
-  size_t slab_used_ = kSlabBytes;  // bytes of the last slab handed out
-  size_t resident_ = 0;            // frames whose memory is in use
-  std::vector<Frame*> spare_;      // resident, free to use
-  std::vector<Frame*> released_;   // memory given back, address kept
-  std::deque<Frame*> retired_;     // in stamp order
-  Frame ring_;                     // sentinel of the CLOCK ring
+  std::vector<Frame*> frames_;  // every allocated frame (owned)
+  std::vector<Frame*> spare_;   // allocated, free to use
+  std::deque<Frame*> retired_;  // in stamp order
+  Frame ring_;                  // sentinel of the CLOCK ring
   Frame* hand_ = &ring_;
   size_t ring_size_ = 0;
   size_t in_use_ = 0;

@@ -124,12 +124,6 @@ class Pager {
     return ReadFromDisk(page_no, page);
   }
 
-  // Readers only, for a clean internal page near the root (`page` from Read):
-  // its SeparatorIndex, or nullptr while it is not worth building yet.
-  const SeparatorIndex* SeparatorsOf(uint32_t page_no, const uint8_t* page) {
-    return cache_.SeparatorsOf(page_no, page);
-  }
-
   // Starts loading the first and last cache lines of page_no when it is
   // cached (the header and the restart array that a search reads first), so
   // that the two misses overlap. A hint: does nothing otherwise.
