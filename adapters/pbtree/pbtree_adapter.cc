@@ -7,9 +7,9 @@
 // holds the adapter's writer lock meanwhile, so other sessions' writes wait
 // (pbtree has one writer). Reads outside a batch see the last commit.
 //
-// Threads. A pbtree::DB is not thread-safe, so every engine call runs under
-// one mutex and concurrent_readers stays false: sessions on several threads
-// are safe but take turns.
+// Threads. pbtree reads from any number of threads at once, beside its one
+// writer, without locks (engines/pbtree/pbtree.h): sessions read in parallel
+// (concurrent_readers), and the writer lock above serialises their writes.
 #include <mutex>
 
 #include "adapters/engine_directory.h"
@@ -22,20 +22,26 @@ namespace {
 Status FromPbtree(const pbtree::Status& s) {
   using C = pbtree::Status::Code;
   switch (s.code()) {
-    case C::kOk: return Status::OK();
-    case C::kNotFound: return Status::NotFound(s.message());
-    case C::kCorruption: return Status::Corruption(s.message());
-    case C::kInvalidArgument: return Status::InvalidArgument(s.message());
-    case C::kIOError: return Status::IOError(s.message());
-    case C::kBusy: return Status::Busy(s.message());
-    case C::kNotSupported: return Status::NotSupported(s.message());
+    case C::kOk:
+      return Status::OK();
+    case C::kNotFound:
+      return Status::NotFound(s.message());
+    case C::kCorruption:
+      return Status::Corruption(s.message());
+    case C::kInvalidArgument:
+      return Status::InvalidArgument(s.message());
+    case C::kIOError:
+      return Status::IOError(s.message());
+    case C::kBusy:
+      return Status::Busy(s.message());
+    case C::kNotSupported:
+      return Status::NotSupported(s.message());
   }
   return Status::Internal(s.ToString());
 }
 
 struct SharedDb {
-  std::mutex engine;  // every call into db
-  std::mutex writer;  // held by a session for the length of its batch
+  std::mutex writer;  // a write, or a session's whole batch
   std::unique_ptr<pbtree::DB> db;
 };
 
@@ -47,34 +53,24 @@ class PbtreeSession final : public Session {
   }
 
   Status Put(Slice key, Slice value) override {
-    if (txn_ != nullptr) {
-      std::lock_guard engine(shared_->engine);
-      return FromPbtree(txn_->Put(key, value));
-    }
+    if (txn_ != nullptr) return FromPbtree(txn_->Put(key, value));
     std::lock_guard writer(shared_->writer);
-    std::lock_guard engine(shared_->engine);
     return FromPbtree(shared_->db->Put(key, value));
   }
 
   Status Get(Slice key, std::string* value) override {
-    std::lock_guard engine(shared_->engine);
     return FromPbtree(txn_ != nullptr ? txn_->Get(key, value) : shared_->db->Get(key, value));
   }
 
   Status Delete(Slice key) override {
-    if (txn_ != nullptr) {
-      std::lock_guard engine(shared_->engine);
-      return FromPbtree(txn_->Delete(key));
-    }
+    if (txn_ != nullptr) return FromPbtree(txn_->Delete(key));
     std::lock_guard writer(shared_->writer);
-    std::lock_guard engine(shared_->engine);
     return FromPbtree(shared_->db->Delete(key));
   }
 
   Status BeginBatch() override {
     if (txn_ != nullptr) return Status::InvalidArgument("begin batch: a batch is already open");
     std::unique_lock writer(shared_->writer);
-    std::lock_guard engine(shared_->engine);
     KVBENCH_RETURN_IF_ERROR(FromPbtree(shared_->db->BeginWrite(&txn_)));
     writer_lock_ = std::move(writer);
     return Status::OK();
@@ -82,31 +78,23 @@ class PbtreeSession final : public Session {
 
   Status CommitBatch() override {
     if (txn_ == nullptr) return Status::InvalidArgument("commit batch: no batch open");
-    Status s;
-    {
-      std::lock_guard engine(shared_->engine);
-      s = FromPbtree(txn_->Commit());
-      txn_.reset();
-    }
+    Status s = FromPbtree(txn_->Commit());
+    txn_.reset();
     writer_lock_.unlock();
     return s;
   }
 
   Status AbortBatch() override {
     if (txn_ == nullptr) return Status::InvalidArgument("abort batch: no batch open");
-    {
-      std::lock_guard engine(shared_->engine);
-      txn_->Abort();
-      txn_.reset();
-    }
+    txn_->Abort();
+    txn_.reset();
     writer_lock_.unlock();
     return Status::OK();
   }
 
-  // The visitor runs under the engine mutex: it must not call this adapter.
+  // One cursor, so one snapshot: the scan sees whole commits only.
   Status Scan(Slice start, const ScanOptions& options, ScanVisitor* visitor,
               size_t* visited) override {
-    std::lock_guard engine(shared_->engine);
     std::unique_ptr<pbtree::Cursor> c =
         txn_ != nullptr ? txn_->NewCursor() : shared_->db->NewCursor();
     const bool forward = options.direction == ScanDirection::kForward;
@@ -141,8 +129,7 @@ Status ParsePbtreeOptions(const EngineOptions& options, pbtree::Options* out) {
   KVBENCH_RETURN_IF_ERROR(options.GetBytes("pbtree.page_size", &page_size));
   KVBENCH_RETURN_IF_ERROR(options.GetBytes("pbtree.cache_size", &cache));
   KVBENCH_RETURN_IF_ERROR(options.GetInt64("pbtree.restart_interval", &interval));
-  KVBENCH_RETURN_IF_ERROR(
-      options.GetInt64("pbtree.internal_restart_interval", &internal_interval));
+  KVBENCH_RETURN_IF_ERROR(options.GetInt64("pbtree.internal_restart_interval", &internal_interval));
   if (page_size != 4096 && page_size != 8192 && page_size != 16384 && page_size != 32768) {
     return Status::InvalidArgument("option 'pbtree.page_size': " + std::to_string(page_size) +
                                    " (must be 4096, 8192, 16384 or 32768)");
@@ -213,7 +200,7 @@ class PbtreeAdapter final : public Adapter {
 
   Status CheckIntegrity() override {
     if (shared_.db == nullptr) return Status::InvalidArgument("pbtree: not open");
-    std::lock_guard engine(shared_.engine);
+    std::lock_guard writer(shared_.writer);  // called with no reads under way
     return FromPbtree(shared_.db->Check());
   }
 
@@ -223,6 +210,7 @@ class PbtreeAdapter final : public Adapter {
     c.transactional = true;
     c.durable = true;
     c.reorganize = true;
+    c.concurrent_readers = true;
     return c;
   }
 
@@ -247,7 +235,6 @@ class PbtreeAdapter final : public Adapter {
 
   Status Sync() override {
     if (shared_.db == nullptr) return Status::OK();
-    std::lock_guard engine(shared_.engine);
     return FromPbtree(shared_.db->Sync());
   }
 
@@ -257,7 +244,6 @@ class PbtreeAdapter final : public Adapter {
 
   Status Reorganize() override {
     if (shared_.db == nullptr) return Status::InvalidArgument("pbtree: not open");
-    std::lock_guard engine(shared_.engine);
     return FromPbtree(shared_.db->Reorganize());
   }
 

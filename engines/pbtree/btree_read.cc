@@ -51,15 +51,16 @@ Status TreeGet(Pager* pager, const TreeState& tree, Slice key, std::string* valu
   const uint32_t page_size = pager->page_size();
   uint32_t page_no = tree.root;
   const uint8_t* page;
+  uint32_t known = 0;  // leading bytes the key shares with every key of the page
   for (uint32_t level = tree.depth - 1; level > 0; --level) {
     PBTREE_RETURN_IF_ERROR(ReadNode(pager, page_no, level, &page));
     NodePage node(const_cast<uint8_t*>(page), page_size);
-    page_no = node.ChildAt(node.FindChildEntry(key));
+    page_no = node.ChildAt(node.FindChildEntry(key, &known));
     pager->Prefetch(page_no);
   }
   PBTREE_RETURN_IF_ERROR(ReadNode(pager, page_no, 0, &page));
   NodePage leaf(const_cast<uint8_t*>(page), page_size);
-  SeekResult r = leaf.Seek(key);
+  SeekResult r = leaf.Seek(key, known);
   if (!r.exact) return Status::NotFound();
   return ReadEntryValue(pager, leaf.Entry(r.pos), value);
 }

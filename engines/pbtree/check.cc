@@ -63,7 +63,8 @@ class CommittedWalk {
     DecodeNode(page, page_size_, &decoded);
     const size_t n = decoded.entries.size();
     auto out_of_range = [&](Slice key) {
-      return (lower != nullptr && key < Slice(*lower)) || (upper != nullptr && key >= Slice(*upper));
+      return (lower != nullptr && key < Slice(*lower)) ||
+             (upper != nullptr && key >= Slice(*upper));
     };
     if (level == 0) {
       stats_->leaf_pages++;
@@ -93,7 +94,8 @@ class CommittedWalk {
     std::vector<uint32_t> children(n);
     for (size_t i = 0; i < n; ++i) {
       keys[i] = std::string(decoded.key(i));
-      children[i] = DecodeFixed32(reinterpret_cast<const uint8_t*>(decoded.value(i).payload.data()));
+      children[i] =
+          DecodeFixed32(reinterpret_cast<const uint8_t*>(decoded.value(i).payload.data()));
       if (i > 0 && out_of_range(keys[i])) {
         return Fail("page " + std::to_string(page_no) + ": separator outside its parent's range");
       }
@@ -141,12 +143,14 @@ class CommittedWalk {
     for (uint32_t p = kFirstDataPage; p < meta_.page_count; ++p) {
       const bool free = map.IsFree(p);
       if (free && used_[p]) return Fail("page " + std::to_string(p) + " is both in use and free");
-      if (!free && !used_[p]) return Fail("page " + std::to_string(p) + " is lost (not in use, not free)");
+      if (!free && !used_[p])
+        return Fail("page " + std::to_string(p) + " is lost (not in use, not free)");
       free_pages_ += free;
     }
     if (free_pages_ != meta_.free_pages) return Fail("free page count differs from the meta page");
     stats_->free_pages = free_pages_;
-    stats_->leaf_fill = stats_->leaf_pages ? double(leaf_used_) / (stats_->leaf_pages * page_size_) : 0;
+    stats_->leaf_fill =
+        stats_->leaf_pages ? double(leaf_used_) / (stats_->leaf_pages * page_size_) : 0;
     stats_->internal_fill =
         stats_->internal_pages ? double(internal_used_) / (stats_->internal_pages * page_size_) : 0;
     return Status::OK();
@@ -183,8 +187,7 @@ Status DB::GetStats(Stats* stats) {
   stats->depth = m.depth;
   stats->entries = m.entries;
   stats->file_pages = m.page_count;
-  const PagerCounters& c = pager_->counters();
-  stats->cache_hits = c.cache_hits;
+  const PagerCounters c = pager_->counters();
   stats->cache_misses = c.cache_misses;
   stats->cached_pages = pager_->cached_pages();
   stats->pages_written = c.pages_written;

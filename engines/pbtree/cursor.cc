@@ -1,6 +1,8 @@
 // Cursor: a root-to-leaf path of (page, entry offset) pairs plus the whole
-// current key. Pages are looked up again on every move (a vector index in the
-// cache), so no page pointer is held between calls and eviction is harmless.
+// current key. Pages are looked up again on every move (an index into the
+// cache's page table), so no page pointer is held between calls and eviction
+// is harmless. The cursor's reader slot stays announced between calls (so a
+// move costs no fence) and is refreshed at the start of each public call.
 #include <algorithm>
 
 #include "engines/pbtree/btree.h"
@@ -9,24 +11,15 @@
 namespace pbtree {
 
 Cursor::Cursor(DB* db, uint32_t root, uint32_t depth, const TreeState* live,
-               const uint64_t* version, bool pin, uint64_t txn_id)
-    : db_(db),
-      root_(root),
-      depth_(depth),
-      live_(live),
-      version_(version),
-      pinned_(pin),
-      txn_id_(txn_id) {
+               const uint64_t* version, ReaderSlot* slot)
+    : db_(db), root_(root), depth_(depth), live_(live), version_(version), slot_(slot) {
   if (version_ != nullptr) seen_version_ = *version_;
   path_.reserve(kMaxDepth);
 }
 
-Cursor::~Cursor() {
-  if (pinned_) {
-    db_->pager_->RemoveReader(txn_id_);
-    --db_->open_readers_;
-  }
-}
+Cursor::~Cursor() { db_->pager_->readers().Release(slot_); }
+
+void Cursor::Refresh() { db_->pager_->readers().Refresh(slot_); }
 
 void Cursor::Fail(Status s) {
   status_ = std::move(s);
@@ -79,6 +72,7 @@ bool Cursor::LoadKey() {
 }
 
 void Cursor::SeekToFirst() {
+  Refresh();
   Stale();
   status_ = Status::OK();
   valid_ = false;
@@ -87,6 +81,7 @@ void Cursor::SeekToFirst() {
 }
 
 void Cursor::SeekToLast() {
+  Refresh();
   Stale();
   status_ = Status::OK();
   valid_ = false;
@@ -95,6 +90,7 @@ void Cursor::SeekToLast() {
 }
 
 void Cursor::Seek(Slice target) {
+  Refresh();
   Stale();
   status_ = Status::OK();
   valid_ = false;
@@ -102,19 +98,20 @@ void Cursor::Seek(Slice target) {
   if (root_ == 0) return;
   Pager* pager = db_->pager_.get();
   uint32_t page_no = root_;
+  uint32_t known = 0;  // leading bytes the target shares with every key of the page
   for (uint32_t level = depth_ - 1;; --level) {
     const uint8_t* page;
     Status s = ReadNode(pager, page_no, level, &page);
     if (!s.ok()) return Fail(s);
     NodePage node(const_cast<uint8_t*>(page), pager->page_size());
     if (level > 0) {
-      const uint32_t pos = node.FindChildEntry(target);
+      const uint32_t pos = node.FindChildEntry(target, &known);
       path_.push_back(Level{page_no, pos});
       page_no = node.ChildAt(pos);
       pager->Prefetch(page_no);
       continue;
     }
-    const SeekResult r = node.Seek(target);
+    const SeekResult r = node.Seek(target, known);
     if (r.pos < node.data_end()) {
       path_.push_back(Level{page_no, r.pos});
       if (r.exact) {
@@ -133,6 +130,7 @@ void Cursor::Seek(Slice target) {
 }
 
 void Cursor::SeekForPrev(Slice target) {
+  Refresh();
   Seek(target);
   if (valid_) {
     if (key_ != target) StepBackward();
@@ -216,6 +214,7 @@ bool Cursor::PrevLeaf() {
 }
 
 void Cursor::Next() {
+  Refresh();
   if (!valid_) return;
   if (Stale()) {
     // The transaction changed: find our key again; if it is gone we are
@@ -229,6 +228,7 @@ void Cursor::Next() {
 }
 
 void Cursor::Prev() {
+  Refresh();
   if (!valid_) return;
   if (Stale()) {
     const std::string key = key_;
@@ -282,6 +282,7 @@ bool Cursor::PositionAt(uint32_t index) {
 }
 
 void Cursor::Skip(uint64_t n) {
+  Refresh();
   if (!valid_ || n == 0) return;
   if (Stale()) {
     const std::string key = key_;
@@ -303,6 +304,7 @@ void Cursor::Skip(uint64_t n) {
 }
 
 void Cursor::SkipBackward(uint64_t n) {
+  Refresh();
   if (!valid_ || n == 0) return;
   if (Stale()) {
     const std::string key = key_;
@@ -330,6 +332,7 @@ void Cursor::SkipBackward(uint64_t n) {
 }
 
 Slice Cursor::value() {
+  Refresh();
   if (!valid_) return Slice();
   if (Stale()) {
     const std::string key = key_;

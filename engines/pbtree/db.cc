@@ -4,6 +4,7 @@
 #include "engines/pbtree/btree.h"
 #include "engines/pbtree/pbtree.h"
 #include "engines/pbtree/put_buffer.h"
+#include "engines/pbtree/reader_table.h"
 
 namespace pbtree {
 namespace {
@@ -68,19 +69,27 @@ void DB::OpenPagerWriter() {
   writer_ = std::make_unique<TreeWriter>(pager_.get(), work_.get(), wo);
 }
 
+// A reader slot for one call: held only while the call runs.
 Status DB::Get(Slice key, std::string* value) {
-  return TreeGet(pager_.get(), CommittedTree(*pager_), key, value);
+  ReaderTable& readers = pager_->readers();
+  ReaderSlot* slot = readers.Acquire();
+  const Snapshot snap = pager_->PinLatest(slot);
+  Status s = TreeGet(pager_.get(), TreeState{snap.root, snap.depth, snap.entries}, key, value);
+  readers.Release(slot);
+  return s;
 }
 
 std::unique_ptr<Cursor> DB::NewCursor() {
-  const Meta& m = pager_->committed();
-  pager_->AddReader(m.txn_id);
-  ++open_readers_;
-  return std::unique_ptr<Cursor>(
-      new Cursor(this, m.root, m.depth, nullptr, nullptr, /*pin=*/true, m.txn_id));
+  ReaderSlot* slot = pager_->readers().Acquire();
+  const Snapshot snap = pager_->PinLatest(slot);
+  return SnapshotCursor(slot, snap.root, snap.depth);
 }
 
-uint64_t DB::Count() const { return pager_->committed().entries; }
+std::unique_ptr<Cursor> DB::SnapshotCursor(ReaderSlot* slot, uint32_t root, uint32_t depth) {
+  return std::unique_ptr<Cursor>(new Cursor(this, root, depth, nullptr, nullptr, slot));
+}
+
+uint64_t DB::Count() const { return pager_->snapshot().entries; }
 
 // One-write transactions without a heap allocation: the transaction object
 // lives on the stack.
@@ -100,8 +109,17 @@ Status DB::Delete(Slice key) {
 
 Status DB::StartWrite(WriteTxn* txn) {
   txn->open_ = false;  // until the pager agrees, destroying it must not abort
-  if (active_write_ != nullptr) return Status::Busy(path_ + ": a write transaction is open");
-  PBTREE_RETURN_IF_ERROR(pager_->BeginWrite());
+  bool idle = false;
+  if (!writing_.compare_exchange_strong(idle, true, std::memory_order_acquire)) {
+    return Status::Busy(path_ + ": a write transaction is open");
+  }
+  Status s = pager_->BeginWrite();
+  if (!s.ok()) {
+    writing_.store(false, std::memory_order_release);
+    return s;
+  }
+  writer_slot_ = pager_->readers().Acquire();
+  pager_->readers().Enter(writer_slot_);
   *work_ = CommittedTree(*pager_);
   ++work_version_;
   txn->open_ = true;
@@ -109,11 +127,20 @@ Status DB::StartWrite(WriteTxn* txn) {
   return Status::OK();
 }
 
+void DB::EndWrite() {
+  active_write_ = nullptr;
+  ++work_version_;
+  pager_->readers().Release(writer_slot_);
+  writer_slot_ = nullptr;
+  writing_.store(false, std::memory_order_release);
+}
+
 Status DB::BeginRead(std::unique_ptr<ReadTxn>* txn) {
-  const Meta& m = pager_->committed();
-  pager_->AddReader(m.txn_id);
-  ++open_readers_;
-  txn->reset(new ReadTxn(this, m.txn_id, m.root, m.depth, m.entries));
+  ReaderTable& readers = pager_->readers();
+  ReaderSlot* slot = readers.Acquire();
+  const Snapshot snap = pager_->PinLatest(slot);
+  readers.Leave(slot);  // pinned; announced only inside its calls
+  txn->reset(new ReadTxn(this, slot, snap.txn_id, snap.root, snap.depth, snap.entries));
   return Status::OK();
 }
 
@@ -128,21 +155,25 @@ Status DB::Sync() { return pager_->Sync(); }
 
 std::vector<std::string> DB::Files() const { return {path_}; }
 
-ReadTxn::ReadTxn(DB* db, uint64_t txn_id, uint32_t root, uint32_t depth, uint64_t entries)
-    : db_(db), txn_id_(txn_id), root_(root), depth_(depth), entries_(entries) {}
+ReadTxn::ReadTxn(DB* db, ReaderSlot* slot, uint64_t txn_id, uint32_t root, uint32_t depth,
+                 uint64_t entries)
+    : db_(db), slot_(slot), txn_id_(txn_id), root_(root), depth_(depth), entries_(entries) {}
 
-ReadTxn::~ReadTxn() {
-  db_->pager_->RemoveReader(txn_id_);
-  --db_->open_readers_;
-}
+ReadTxn::~ReadTxn() { db_->pager_->readers().Release(slot_); }
 
 Status ReadTxn::Get(Slice key, std::string* value) {
+  ReadScope scope(&db_->pager_->readers(), slot_);
   return TreeGet(db_->pager_.get(), TreeState{root_, depth_, entries_}, key, value);
 }
 
 std::unique_ptr<Cursor> ReadTxn::NewCursor() {
-  return std::unique_ptr<Cursor>(
-      new Cursor(db_, root_, depth_, nullptr, nullptr, /*pin=*/false, txn_id_));
+  // This transaction's pin keeps the snapshot's pages until the cursor's own
+  // pin (published by Enter's fence) takes over.
+  ReaderTable& readers = db_->pager_->readers();
+  ReaderSlot* slot = readers.Acquire();
+  slot->snapshot.store(txn_id_, std::memory_order_relaxed);
+  readers.Enter(slot);
+  return db_->SnapshotCursor(slot, root_, depth_);
 }
 
 WriteTxn::WriteTxn(DB* db) : db_(db) {}
@@ -159,6 +190,7 @@ Status WriteTxn::Fail(Status s) {
 Status WriteTxn::Put(Slice key, Slice value) {
   if (!open_) return Status::InvalidArgument("write transaction already ended");
   if (!failed_.ok()) return failed_;
+  db_->pager_->readers().Refresh(db_->writer_slot_);
   if (key.size() > kMaxKeySize) {
     return Status::InvalidArgument("key of " + std::to_string(key.size()) + " bytes (at most " +
                                    std::to_string(kMaxKeySize) + ")");
@@ -181,6 +213,7 @@ Status WriteTxn::Put(Slice key, Slice value) {
 Status WriteTxn::ApplyPuts() {
   if (!failed_.ok()) return failed_;
   if (db_->put_buffer_->empty()) return Status::OK();
+  db_->pager_->readers().Refresh(db_->writer_slot_);
   Status s = db_->put_buffer_->Apply(db_->writer_.get());
   if (!s.ok()) return Fail(s);
   return s;
@@ -189,6 +222,7 @@ Status WriteTxn::ApplyPuts() {
 Status WriteTxn::Delete(Slice key) {
   if (!open_) return Status::InvalidArgument("write transaction already ended");
   PBTREE_RETURN_IF_ERROR(ApplyPuts());
+  db_->pager_->readers().Refresh(db_->writer_slot_);
   ++db_->work_version_;
   Status s = db_->writer_->Delete(key);
   if (s.IsNotFound()) return s;  // nothing was touched
@@ -200,14 +234,17 @@ Status WriteTxn::Delete(Slice key) {
 Status WriteTxn::Get(Slice key, std::string* value) {
   if (!open_) return Status::InvalidArgument("write transaction already ended");
   PBTREE_RETURN_IF_ERROR(ApplyPuts());
+  db_->pager_->readers().Refresh(db_->writer_slot_);
   return TreeGet(db_->pager_.get(), *db_->work_, key, value);
 }
 
 std::unique_ptr<Cursor> WriteTxn::NewCursor() {
   ApplyPuts();  // an error shows in the cursor's status via the failed tree walk
   const TreeState* work = db_->work_.get();
-  return std::unique_ptr<Cursor>(new Cursor(db_, work->root, work->depth, work,
-                                            &db_->work_version_, /*pin=*/false, 0));
+  ReaderSlot* slot = db_->pager_->readers().Acquire();
+  db_->pager_->readers().Enter(slot);
+  return std::unique_ptr<Cursor>(
+      new Cursor(db_, work->root, work->depth, work, &db_->work_version_, slot));
 }
 
 uint64_t WriteTxn::Count() {
@@ -218,6 +255,7 @@ uint64_t WriteTxn::Count() {
 Status WriteTxn::Commit() {
   if (!open_) return Status::InvalidArgument("write transaction already ended");
   ApplyPuts();
+  db_->pager_->readers().Refresh(db_->writer_slot_);
   if (!failed_.ok()) {
     Status s = failed_;
     Abort();
@@ -231,8 +269,7 @@ Status WriteTxn::Commit() {
     db_->pager_->Abort();  // nothing to write; releases nothing but keeps it symmetric
   }
   open_ = false;
-  db_->active_write_ = nullptr;
-  ++db_->work_version_;
+  db_->EndWrite();
   return s;
 }
 
@@ -241,8 +278,7 @@ void WriteTxn::Abort() {
   db_->put_buffer_->Clear();
   db_->pager_->Abort();
   open_ = false;
-  db_->active_write_ = nullptr;
-  ++db_->work_version_;
+  db_->EndWrite();
 }
 
 }  // namespace pbtree

@@ -12,7 +12,7 @@
 // gives each map page whose bits changed a fresh page and frees the old one
 // (PrepareCommit).
 //
-// Not thread-safe: owned and serialised by the Pager.
+// Not thread-safe: owned by the Pager and used by the writer only.
 #pragma once
 
 #include <cstdint>
@@ -57,6 +57,8 @@ class FreeMap {
   uint32_t Allocate();
   void FreeCommitted(uint32_t page_no);
   void FreeUncommitted(uint32_t page_no);
+  // The committed pages the open transaction freed so far.
+  const std::vector<uint32_t>& freed_committed() const { return freed_committed_; }
 
   // Gives a fresh page to every map page whose bits changed (allocating and
   // freeing as needed) and lists their indexes in `indexes`. After this, only

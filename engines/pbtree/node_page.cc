@@ -5,41 +5,10 @@
 #include <cassert>
 #include <cstring>
 
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
-
 namespace pbtree {
 namespace {
 
-// Length of the common prefix of a[0, n) and b[0, n).
-size_t MismatchAt(const uint8_t* a, const uint8_t* b, size_t n) {
-  size_t i = 0;
-#if defined(__SSE2__)
-  while (i + 16 <= n) {
-    const __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(a + i));
-    const __m128i y = _mm_loadu_si128(reinterpret_cast<const __m128i*>(b + i));
-    const unsigned equal = static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpeq_epi8(x, y)));
-    if (equal != 0xffff) return i + __builtin_ctz(~equal);
-    i += 16;
-  }
-#endif
-  while (i + 8 <= n) {
-    uint64_t x, y;
-    std::memcpy(&x, a + i, 8);
-    std::memcpy(&y, b + i, 8);
-    if (x != y) {
-      // Little-endian loads: the first differing byte is the lowest set byte.
-      return i + (__builtin_ctzll(x ^ y) >> 3);
-    }
-    i += 8;
-  }
-  while (i < n && a[i] == b[i]) ++i;
-  return i;
-}
-
-uint8_t* PutEntryHeader(uint8_t* p, bool leaf, uint32_t shared, uint32_t unshared,
-                        uint32_t field) {
+uint8_t* PutEntryHeader(uint8_t* p, bool leaf, uint32_t shared, uint32_t unshared, uint32_t field) {
   p = EncodeVarint32(p, shared);
   p = EncodeVarint32(p, unshared);
   if (leaf) p = EncodeVarint32(p, field);
@@ -67,7 +36,7 @@ uint32_t NodePage::BlockOf(uint32_t pos) const {
   return lo;
 }
 
-SeekResult NodePage::Seek(Slice target) const {
+SeekResult NodePage::Seek(Slice target, uint32_t known) const {
   // A search is mostly waiting for memory: ask for the lines it will touch
   // early and all at once (the restart array at the end of the page, the
   // restart entries, then the chosen block) instead of one miss at a time.
@@ -89,16 +58,22 @@ SeekResult NodePage::Seek(Slice target) const {
   }
   // The last restart whose (whole) key is <= target; block 0 when none is.
   // Comparing a restart key also gives its common prefix with the target,
-  // which the scan of its block starts from.
+  // which the scan of its block starts from. The restarts in [lo, hi] share
+  // at least min(lcp_lo, lcp_hi) bytes with the target (LCP bounds, starting
+  // from what the caller knows), so each comparison starts there.
   uint32_t lo = 0, hi = nr - 1;
+  const size_t known_bytes = std::min<size_t>(known, tn);
+  size_t lcp_lo = known_bytes, lcp_hi = known_bytes;
   uint32_t lo_lcp = 0;
   bool lo_probed = false;
+  size_t above_lcp = 0;  // common prefix of the last restart found above the target
   while (lo < hi) {
     const uint32_t mid = (lo + hi + 1) / 2;
     const uint32_t off = restart_offset(mid);
     EntryView e = EntryAt(off, leaf);
     const size_t n = std::min<size_t>(e.unshared, tn);
-    const size_t c = MismatchAt(e.suffix, t, n);
+    const size_t skip = std::min(std::min(lcp_lo, lcp_hi), n);
+    const size_t c = skip + MismatchAt(e.suffix + skip, t + skip, n - skip);
     if (c == n && e.unshared == tn) {
       r.pos = off;
       r.block = mid;
@@ -112,13 +87,19 @@ SeekResult NodePage::Seek(Slice target) const {
       lo = mid;
       lo_lcp = static_cast<uint32_t>(c);
       lo_probed = true;
+      lcp_lo = c;
     } else {
       hi = mid - 1;
+      lcp_hi = c;
+      above_lcp = c;
     }
   }
   const uint32_t block = lo;
   const uint32_t block_end = block + 1 < nr ? restart_offset(block + 1) : end;
   r.block = block;
+  // If the scan runs to the end of the block, the next entry is the restart
+  // the search last found above the target (block + 1).
+  r.next_lcp = static_cast<uint32_t>(above_lcp);
   // The scan stops halfway through the block on average.
   const uint32_t prefetch_end = std::min(block_end, restart_offset(block) + 8 * 64);
   for (uint32_t line = restart_offset(block) + 64; line < prefetch_end; line += 64) {
@@ -142,6 +123,9 @@ SeekResult NodePage::Seek(Slice target) const {
   }
   while (pos < block_end) {
     EntryView e = EntryAt(pos, leaf);
+    // The entry's key is its first `base` bytes (shared with the previous
+    // key) and its suffix; its first `skip` bytes equal the target's.
+    size_t base = 0, skip;
     if (in_block > 0) {
       if (e.shared > m) {
         prev = pos;
@@ -153,26 +137,29 @@ SeekResult NodePage::Seek(Slice target) const {
         r.next_lcp = e.shared;
         break;
       }
+      base = skip = m;
+    } else {
+      skip = std::min<size_t>(known_bytes, e.unshared);  // a restart: its whole key
     }
-    const size_t rest = tn - m;
-    const size_t n = std::min<size_t>(e.unshared, rest);
-    const size_t c = MismatchAt(e.suffix, t + m, n);
+    const size_t key_size = base + e.unshared;
+    const size_t n = std::min(key_size, tn);
+    const size_t c = skip + MismatchAt(e.suffix + (skip - base), t + skip, n - skip);
     bool below;
     if (c == n) {
-      if (e.unshared == rest) {
+      if (key_size == tn) {
         r.exact = true;
         r.next_lcp = static_cast<uint32_t>(tn);
         break;
       }
-      below = e.unshared < rest;  // the stored key is a proper prefix of the target
+      below = key_size < tn;  // the stored key is a proper prefix of the target
     } else {
-      below = e.suffix[c] < t[m + c];
+      below = e.suffix[c - base] < t[c];
     }
     if (!below) {
-      r.next_lcp = m + static_cast<uint32_t>(c);
+      r.next_lcp = static_cast<uint32_t>(c);
       break;
     }
-    m += static_cast<uint32_t>(c);
+    m = static_cast<uint32_t>(c);
     prev = pos;
     pos = e.end;
     ++in_block;
@@ -185,12 +172,24 @@ SeekResult NodePage::Seek(Slice target) const {
   return r;
 }
 
-uint32_t NodePage::FindChildEntry(Slice target) const {
-  SeekResult r = Seek(target);
+uint32_t NodePage::FindChildEntry(Slice target, uint32_t* known) const {
+  const uint32_t inherited = known != nullptr ? *known : 0;
+  SeekResult r = Seek(target, inherited);
   // The first key of an internal page is empty, so prev is set unless the
   // target equals a restart key (exact) or is the empty key.
-  if (r.exact || r.prev == 0) return r.pos;
-  return r.prev;
+  const uint32_t entry = (r.exact || r.prev == 0) ? r.pos : r.prev;
+  if (known != nullptr) {
+    // Bounds of the child: the entry's key (the page's own lower bound for
+    // the empty first key; the target itself when equal) and the next key
+    // (the page's own upper bound after the last entry).
+    const uint32_t lower = entry == kPageHeaderSize ? inherited
+                           : r.exact                ? static_cast<uint32_t>(target.size())
+                                                    : r.prev_lcp;
+    const bool has_next = r.exact ? Next(r.pos) < data_end() : r.pos < data_end();
+    const uint32_t upper = !has_next ? inherited : r.exact ? inherited : r.next_lcp;
+    *known = std::min(lower, upper);
+  }
+  return entry;
 }
 
 void NodePage::ShiftRestarts(uint32_t after, int delta, bool include_equal) {
@@ -219,8 +218,8 @@ void NodePage::RemoveRestart(uint32_t index) {
   EncodeFixed16(page_ + kOffRestarts, static_cast<uint16_t>(nr - 1));
 }
 
-bool NodePage::Insert(const SeekResult& at, Slice key, EntryValue value,
-                      uint32_t restart_interval, std::string* scratch) {
+bool NodePage::Insert(const SeekResult& at, Slice key, EntryValue value, uint32_t restart_interval,
+                      std::string* scratch) {
   const bool leaf = is_leaf();
   const uint32_t end = data_end();
   const uint32_t pos = at.pos;
@@ -231,9 +230,8 @@ bool NodePage::Insert(const SeekResult& at, Slice key, EntryValue value,
   const uint32_t unshared = static_cast<uint32_t>(key.size()) - shared;
 
   uint8_t new_header[3 * kMaxVarint32Bytes];
-  const uint32_t new_header_size =
-      static_cast<uint32_t>(PutEntryHeader(new_header, leaf, shared, unshared, value.field) -
-                            new_header);
+  const uint32_t new_header_size = static_cast<uint32_t>(
+      PutEntryHeader(new_header, leaf, shared, unshared, value.field) - new_header);
   const uint32_t new_size =
       new_header_size + unshared + static_cast<uint32_t>(value.payload.size());
 
@@ -247,8 +245,7 @@ bool NodePage::Insert(const SeekResult& at, Slice key, EntryValue value,
     EntryView k = Entry(pos);
     const uint32_t drop = at.next_lcp - k.shared;
     next_header_size = static_cast<uint32_t>(
-        PutEntryHeader(next_header, leaf, at.next_lcp, k.unshared - drop, k.field) -
-        next_header);
+        PutEntryHeader(next_header, leaf, at.next_lcp, k.unshared - drop, k.field) - next_header);
     replaced = k.header_size + drop;
   }
   const bool new_restart = at_block_start && pos == end;
@@ -287,8 +284,7 @@ bool NodePage::Insert(const SeekResult& at, Slice key, EntryValue value,
       DecodeNode(page_, page_size_, &decoded);
       scratch->resize(page_size_);
       uint8_t* fresh = reinterpret_cast<uint8_t*>(scratch->data());
-      NodeBuilder builder(fresh, page_size_, GetPageType(page_), GetLevel(page_),
-                          restart_interval);
+      NodeBuilder builder(fresh, page_size_, GetPageType(page_), GetLevel(page_), restart_interval);
       bool fits = true;
       for (size_t i = 0; i < decoded.entries.size() && fits; ++i) {
         fits = builder.Add(decoded.key(i), decoded.value(i));
@@ -311,8 +307,7 @@ bool NodePage::ReplaceValue(uint32_t pos, EntryValue value) {
   uint8_t header[3 * kMaxVarint32Bytes];
   const uint32_t header_size = static_cast<uint32_t>(
       PutEntryHeader(header, true, e.shared, e.unshared, value.field) - header);
-  const uint32_t new_size =
-      header_size + e.unshared + static_cast<uint32_t>(value.payload.size());
+  const uint32_t new_size = header_size + e.unshared + static_cast<uint32_t>(value.payload.size());
   const int delta = static_cast<int>(new_size) - static_cast<int>(e.end - pos);
   if (delta > static_cast<int>(free_bytes())) return false;
   uint8_t suffix[kMaxKeySize];

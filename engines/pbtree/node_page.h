@@ -34,13 +34,44 @@
 #pragma once
 
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <vector>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include "engines/pbtree/format.h"
 #include "engines/pbtree/status.h"
 
 namespace pbtree {
+
+// Length of the common prefix of a[0, n) and b[0, n).
+inline size_t MismatchAt(const uint8_t* a, const uint8_t* b, size_t n) {
+  size_t i = 0;
+#if defined(__SSE2__)
+  while (i + 16 <= n) {
+    const __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(a + i));
+    const __m128i y = _mm_loadu_si128(reinterpret_cast<const __m128i*>(b + i));
+    const unsigned equal = static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpeq_epi8(x, y)));
+    if (equal != 0xffff) return i + __builtin_ctz(~equal);
+    i += 16;
+  }
+#endif
+  while (i + 8 <= n) {
+    uint64_t x, y;
+    std::memcpy(&x, a + i, 8);
+    std::memcpy(&y, b + i, 8);
+    if (x != y) {
+      // Little-endian loads: the first differing byte is the lowest set byte.
+      return i + (__builtin_ctzll(x ^ y) >> 3);
+    }
+    i += 8;
+  }
+  while (i < n && a[i] == b[i]) ++i;
+  return i;
+}
 
 // What an entry carries besides its key. Leaves: `field` is the value_field
 // and `payload` the inline value bytes or the 4-byte overflow page. Internal
@@ -64,14 +95,14 @@ struct EntryView {
 
 // Where a key falls in a page.
 struct SeekResult {
-  uint32_t pos = 0;        // offset of the first entry with key >= target (data_end if none)
-  uint32_t prev = 0;       // offset of the entry before pos in the block the search
-                           // scanned; 0 when pos is that block's first entry
-  uint32_t block = 0;      // restart block containing prev (or pos when prev == 0)
-  uint32_t prev_lcp = 0;   // common prefix of the previous key and the target
-  uint32_t next_lcp = 0;   // common prefix of the key at pos and the target
-  uint32_t in_block = 0;   // entries of the block before pos
-  bool exact = false;      // the key at pos equals the target
+  uint32_t pos = 0;             // offset of the first entry with key >= target (data_end if none)
+  uint32_t prev = 0;            // offset of the entry before pos in the block the search
+                                // scanned; 0 when pos is that block's first entry
+  uint32_t block = 0;           // restart block containing prev (or pos when prev == 0)
+  uint32_t prev_lcp = 0;        // common prefix of the previous key and the target
+  uint32_t next_lcp = 0;        // common prefix of the key at pos (if any) and the target
+  uint32_t in_block = 0;        // entries of the block before pos
+  bool exact = false;           // the key at pos equals the target
   bool pos_is_restart = false;  // pos is a restart entry (or data_end)
 };
 
@@ -99,13 +130,22 @@ class NodePage {
   // Index of the restart block that holds the entry at pos.
   uint32_t BlockOf(uint32_t pos) const;
 
-  SeekResult Seek(Slice target) const;
+  // The first entry >= target. `known`: leading bytes the target is known to
+  // share with every key of the page (a SeparatorIndex bound; 0 when
+  // unknown), which the comparisons then skip.
+  SeekResult Seek(Slice target, uint32_t known = 0) const;
 
   // Child page of an internal entry.
   uint32_t ChildAt(uint32_t pos) const { return DecodeFixed32(Entry(pos).payload); }
   // Internal pages: the entry whose child covers `target` (the last entry with
-  // key <= target).
-  uint32_t FindChildEntry(Slice target) const;
+  // key <= target). With `known` (leading bytes the target shares with every
+  // key of this page, as for Seek), also returns in it the bytes the target
+  // shares with every key of that child: every key there lies between the
+  // entry's key and the next one (or this page's own bounds at either end),
+  // and shares with the target at least the smaller of their common prefixes
+  // with it. Passed down, it lets each search skip what is already known
+  // equal (URL keys share tens of bytes within a subtree).
+  uint32_t FindChildEntry(Slice target, uint32_t* known = nullptr) const;
 
   // In-place edits. Each returns false, leaving the page unchanged, when the
   // result does not fit; the caller then splits. `restart_interval` bounds the
@@ -200,7 +240,9 @@ struct DecodedNode {
   std::string source;  // copy of the page bytes
   std::string arena;   // whole keys, back to back
   std::vector<DecodedEntry> entries;
-  Slice key(size_t i) const { return Slice(arena.data() + entries[i].key_offset, entries[i].key_size); }
+  Slice key(size_t i) const {
+    return Slice(arena.data() + entries[i].key_offset, entries[i].key_size);
+  }
   EntryValue value(size_t i) const {
     return EntryValue{entries[i].field,
                       Slice(source.data() + entries[i].payload_offset, entries[i].payload_size)};

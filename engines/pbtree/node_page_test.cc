@@ -8,6 +8,7 @@
 
 #include <map>
 #include <random>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -199,6 +200,66 @@ TEST(NodePageTest, InternalPageRoutesToTheLastSeparatorNotAbove) {
   EXPECT_EQ(child_for("da"), 103u);
   EXPECT_EQ(child_for("e"), 103u);
   EXPECT_EQ(child_for("zzz"), 104u);
+}
+
+// A search told how many leading bytes the target shares with every key of
+// the page (what a parent's search passes down) finds what a search told
+// nothing finds; and the bound an internal page hands to the chosen child
+// holds for every key the child may hold (its separators' range).
+TEST(NodePageTest, SearchesSkippingAKnownPrefixAgreeWithFullOnes) {
+  std::mt19937_64 rng(11);
+  for (int round = 0; round < 200; ++round) {
+    const std::string prefix = "https://host" + std::to_string(round % 7) + ".example.org/a/";
+    std::set<std::string> keys;
+    while (keys.size() < 40) keys.insert(prefix + UrlKey(rng));
+    const uint32_t interval = 1 + rng() % 16;
+    for (const PageType type : {PageType::kLeaf, PageType::kInternal}) {
+      const bool leaf = type == PageType::kLeaf;
+      Page page;
+      NodeBuilder builder(page.bytes.data(), kPageSize, type, leaf ? 0 : 1, interval);
+      std::vector<std::string> stored;
+      uint8_t child[4];
+      if (!leaf) stored.push_back("");  // an internal page's first key is empty
+      for (const std::string& k : keys) stored.push_back(k);
+      for (uint32_t i = 0; i < stored.size(); ++i) {
+        EncodeFixed32(child, i);
+        const EntryValue value =
+            leaf ? Inline("v") : EntryValue{0, Slice(reinterpret_cast<char*>(child), 4)};
+        if (!builder.Add(stored[i], value)) {
+          stored.resize(i);
+          break;
+        }
+      }
+      builder.Finish();
+      NodePage node = page.node();
+      for (int probe = 0; probe < 50; ++probe) {
+        // Targets inside the page's range (every key shares `prefix` with
+        // them): stored keys, keys next to them, absent ones.
+        std::string target = stored[1 + rng() % (stored.size() - 1)];
+        if (probe % 3 == 1) target += static_cast<char>(rng() % 256);
+        if (probe % 3 == 2) target = prefix + UrlKey(rng);
+        const uint32_t known = static_cast<uint32_t>(rng() % (prefix.size() + 1));
+        const SeekResult full = node.Seek(target);
+        const SeekResult skipped = node.Seek(target, known);
+        EXPECT_EQ(skipped.pos, full.pos) << target;
+        EXPECT_EQ(skipped.exact, full.exact) << target;
+        EXPECT_EQ(skipped.prev, full.prev) << target;
+        if (leaf) continue;
+        uint32_t bound = known;
+        const uint32_t entry = node.FindChildEntry(target, &bound);
+        EXPECT_EQ(entry, node.FindChildEntry(target)) << target;
+        const uint32_t i = DecodeFixed32(node.Entry(entry).payload);
+        // The child holds keys in [stored[i], stored[i + 1]); both ends (the
+        // page's own bounds past its first and last entries) share `bound`
+        // bytes with the target.
+        const std::string low = i == 0 ? prefix : stored[i];
+        const std::string high = i + 1 < stored.size() ? stored[i + 1] : prefix + "\xff";
+        EXPECT_LE(bound, CommonPrefix(low, target)) << target;
+        EXPECT_LE(bound, CommonPrefix(high, target)) << target;
+        EXPECT_GE(bound, known) << target;
+      }
+    }
+  }
 }
 
 TEST(NodePageTest, ShortestSeparatorSplitsTheTwoKeys) {

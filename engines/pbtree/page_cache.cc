@@ -1,5 +1,7 @@
 #include "engines/pbtree/page_cache.h"
 
+#include <sys/mman.h>
+
 #include <algorithm>
 #include <cassert>
 #include <cstdlib>
@@ -7,13 +9,25 @@
 
 namespace pbtree {
 
-PageCache::PageCache(uint32_t page_size, size_t capacity_pages)
-    : page_size_(page_size), capacity_(std::max<size_t>(capacity_pages, 16)) {
+PageCache::PageCache(uint32_t page_size, size_t capacity_pages, uint64_t max_pages,
+                     ReaderTable* readers)
+    : page_size_(page_size),
+      capacity_(std::max<size_t>(capacity_pages, 16)),
+      readers_(readers),
+      chunk_count_(static_cast<size_t>((max_pages + kChunkMask) >> kChunkBits)) {
+  // Zero bytes are a null atomic pointer on every platform pbtree builds on.
+  static_assert(sizeof(std::atomic<Chunk*>) == sizeof(Chunk*) &&
+                std::atomic<Chunk*>::is_always_lock_free);
+  void* table = ::mmap(nullptr, chunk_count_ * sizeof(Chunk*), PROT_READ | PROT_WRITE,
+                       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (table == MAP_FAILED) throw std::bad_alloc();
+  chunks_ = static_cast<std::atomic<Chunk*>*>(table);
   ring_.prev = ring_.next = &ring_;
 }
 
 PageCache::~PageCache() {
   for (Frame* f : frames_) std::free(f);
+  ::munmap(chunks_, chunk_count_ * sizeof(Chunk*));
 }
 
 void PageCache::Link(Frame* f) {
@@ -33,28 +47,21 @@ void PageCache::Unlink(Frame* f) {
   --ring_size_;
 }
 
-Frame* PageCache::NewFrame() {
-  if (!spare_.empty()) {
-    Frame* f = spare_.back();
-    spare_.pop_back();
-    return f;
+void PageCache::SetSlot(uint32_t page_no, uint8_t* data) {
+  const size_t c = page_no >> kChunkBits;
+  assert(c < chunk_count_);
+  Chunk* chunk = chunks_[c].load(std::memory_order_relaxed);
+  if (chunk == nullptr) {
+    owned_chunks_.push_back(std::make_unique<Chunk>());
+    chunk = owned_chunks_.back().get();
+    chunks_[c].store(chunk, std::memory_order_release);
   }
-  if (frames_.size() >= capacity_ && ring_size_ > 0) {
-    // CLOCK over clean frames only: two turns clear every reference bit, so
-    // the loop always ends with an eviction.
-    for (size_t step = 0; step <= 2 * ring_size_; ++step) {
-      if (hand_ == &ring_) hand_ = ring_.next;
-      Frame* f = hand_;
-      hand_ = f->next;
-      if (referenced_[f->page_no]) {
-        referenced_[f->page_no] = 0;
-        continue;
-      }
-      Release(f);
-      spare_.pop_back();
-      return f;
-    }
-  }
+  const uint32_t i = page_no & kChunkMask;
+  if (data != nullptr) chunk->referenced[i].store(1, std::memory_order_relaxed);
+  chunk->data[i].store(data, std::memory_order_release);
+}
+
+Frame* PageCache::Allocate() {
   // 128-byte alignment keeps the Frame and the page header in one pair of
   // cache lines (adjacent-line prefetch); aligned_alloc wants a multiple.
   const size_t bytes = (Frame::kHeaderBytes + page_size_ + 127) & ~size_t{127};
@@ -65,17 +72,8 @@ Frame* PageCache::NewFrame() {
   return f;
 }
 
-void PageCache::SetSlot(uint32_t page_no, uint8_t* data) {
-  if (page_no >= slots_.size()) {
-    slots_.resize(std::max<size_t>(page_no + 1, slots_.size() * 2), nullptr);
-    referenced_.resize(slots_.size(), 0);
-  }
-  slots_[page_no] = data;
-  referenced_[page_no] = 1;
-}
-
 void PageCache::Release(Frame* f) {
-  slots_[f->page_no] = nullptr;
+  SetSlot(f->page_no, nullptr);
   if (!f->dirty) Unlink(f);
   f->in_use = false;
   f->dirty = false;
@@ -83,49 +81,150 @@ void PageCache::Release(Frame* f) {
   spare_.push_back(f);
 }
 
-Frame* PageCache::Insert(uint32_t page_no) {
-  assert(Find(page_no) == nullptr);
-  Frame* f = NewFrame();
-  f->page_no = page_no;
-  f->in_use = true;
-  f->dirty = false;
-  SetSlot(page_no, f->data());
-  Link(f);
-  ++in_use_;
+void PageCache::Retire(Frame* f) {
+  SetSlot(f->page_no, nullptr);
+  Unlink(f);
+  f->in_use = false;
+  f->retired = true;
+  --in_use_;
+  // Stamped after it left the table: a thread that reads the new epoch
+  // cannot find the frame any more.
+  f->stamp = readers_->Retire();
+  retired_.push_back(f);
+}
+
+Frame* PageCache::Reclaim() {
+  if (retired_.empty()) return nullptr;
+  const uint64_t safe = readers_->SafeStamp();
+  while (!retired_.empty() && retired_.front()->stamp <= safe) {
+    retired_.front()->retired = false;
+    spare_.push_back(retired_.front());
+    retired_.pop_front();
+  }
+  if (spare_.empty()) return nullptr;
+  Frame* f = spare_.back();
+  spare_.pop_back();
   return f;
 }
 
-void PageCache::Move(Frame* frame, uint32_t to) {
-  slots_[frame->page_no] = nullptr;
-  assert(Find(to) == nullptr);
-  frame->page_no = to;
-  SetSlot(to, frame->data());
+bool PageCache::EvictOne() {
+  // CLOCK over clean frames only: two turns clear every reference bit, so the
+  // loop always ends with an eviction.
+  for (size_t step = 0; ring_size_ > 0 && step <= 2 * ring_size_; ++step) {
+    if (hand_ == &ring_) hand_ = ring_.next;
+    Frame* f = hand_;
+    hand_ = f->next;
+    Chunk* chunk = chunks_[f->page_no >> kChunkBits].load(std::memory_order_relaxed);
+    std::atomic<uint8_t>& referenced = chunk->referenced[f->page_no & kChunkMask];
+    if (referenced.load(std::memory_order_relaxed) != 0) {
+      referenced.store(0, std::memory_order_relaxed);
+      continue;
+    }
+    Retire(f);
+    return true;
+  }
+  return false;
 }
 
-void PageCache::MarkDirty(Frame* frame) {
-  if (frame->dirty) return;
-  Unlink(frame);
-  frame->dirty = true;
+Frame* PageCache::TakeFrame() {
+  if (!spare_.empty()) {
+    Frame* f = spare_.back();
+    spare_.pop_back();
+    return f;
+  }
+  if (Frame* f = Reclaim()) return f;
+  if (frames_.size() < capacity_ + retired_.size()) return Allocate();
+  if (EvictOne()) {
+    if (Frame* f = Reclaim()) return f;
+  }
+  // Every evicted frame may still be read by another thread (or every frame
+  // is dirty): grow beyond the capacity for now.
+  return Allocate();
 }
 
-void PageCache::MarkClean(Frame* frame) {
-  if (!frame->dirty) return;
-  frame->dirty = false;
-  Link(frame);
+Frame* PageCache::Reserve() {
+  std::lock_guard lock(mu_);
+  Frame* f = TakeFrame();
+  f->reserved = true;
+  return f;
+}
+
+void PageCache::Unreserve(Frame* frame) {
+  std::lock_guard lock(mu_);
+  frame->reserved = false;
+  spare_.push_back(frame);
+}
+
+uint8_t* PageCache::PublishClean(Frame* f, uint32_t page_no) {
+  std::lock_guard lock(mu_);
+  f->reserved = false;
+  if (uint8_t* cached = Find(page_no)) {
+    spare_.push_back(f);
+    return cached;
+  }
+  f->page_no = page_no;
+  f->in_use = true;
+  f->dirty = false;
+  Link(f);
+  ++in_use_;
+  SetSlot(page_no, f->data());
+  return f->data();
+}
+
+void PageCache::PublishDirty(Frame* f, uint32_t page_no) {
+  std::lock_guard lock(mu_);
+  f->reserved = false;
+  if (uint8_t* stale = Find(page_no)) Release(Frame::Of(stale));
+  f->page_no = page_no;
+  f->in_use = true;
+  f->dirty = true;
+  ++in_use_;
+  SetSlot(page_no, f->data());
+}
+
+void PageCache::MarkClean(const std::vector<uint32_t>& pages) {
+  std::lock_guard lock(mu_);
+  for (uint32_t p : pages) {
+    uint8_t* data = Find(p);
+    if (data == nullptr) continue;
+    Frame* f = Frame::Of(data);
+    if (!f->dirty) continue;
+    f->dirty = false;
+    Link(f);
+  }
 }
 
 void PageCache::Erase(uint32_t page_no) {
-  if (page_no < slots_.size() && slots_[page_no] != nullptr) Release(Frame::Of(slots_[page_no]));
+  std::lock_guard lock(mu_);
+  if (uint8_t* data = Find(page_no)) Release(Frame::Of(data));
+}
+
+void PageCache::Evict(const std::vector<uint32_t>& pages) {
+  std::lock_guard lock(mu_);
+  for (uint32_t p : pages) {
+    uint8_t* data = Find(p);
+    if (data != nullptr && !Frame::Of(data)->dirty) Retire(Frame::Of(data));
+  }
 }
 
 void PageCache::Shrink() {
+  std::lock_guard lock(mu_);
   if (frames_.size() <= capacity_) return;
-  // Evict clean frames beyond capacity, then free every frame not in use.
-  while (in_use_ > capacity_ && ring_size_ > 0) Release(ring_.next);
+  while (in_use_ > capacity_ && EvictOne()) {
+  }
+  if (Frame* f = Reclaim()) spare_.push_back(f);
+  // Free every spare frame; retired ones wait for a later Shrink, reserved
+  // ones are another thread's.
   spare_.clear();
-  auto kept = std::partition(frames_.begin(), frames_.end(), [](Frame* f) { return f->in_use; });
+  auto kept = std::partition(frames_.begin(), frames_.end(),
+                             [](Frame* f) { return f->in_use || f->retired || f->reserved; });
   for (auto it = kept; it != frames_.end(); ++it) std::free(*it);
   frames_.erase(kept, frames_.end());
+}
+
+size_t PageCache::frames_in_use() const {
+  std::lock_guard lock(mu_);
+  return in_use_;
 }
 
 }  // namespace pbtree

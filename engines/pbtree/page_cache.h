@@ -1,33 +1,49 @@
 // PageCache: the in-memory copies of pages, found by page number.
 //
-// A lookup is one index into a vector of page pointers (no hashing, no
-// intermediate object), because every level of every search asks for one and
-// the cost of a search is mostly waiting for memory. The CLOCK bit set on a
-// hit lives in a byte vector by page number (small, so it stays in the CPU
-// cache) rather than next to the page, whose line a search may not need yet.
-// Each frame is one allocation: 64 bytes of bookkeeping (Frame) followed by
-// the page.
+// Lookups take no lock and write nothing shared in the common case, so that
+// readers on several cores scale: a lookup is two array indexes (a chunk of
+// the page table, then the page's entry), and the CLOCK bit is written only
+// when it is not already set. Everything else (inserting a page read from
+// disk, the write transaction's dirty pages, eviction) happens under one
+// mutex; a reader's miss holds it only around taking and publishing a frame,
+// not during the read itself.
 //
 // Clean frames are evicted in CLOCK order once the cache holds more than its
-// capacity. Dirty frames (pages a write transaction is building) are never
-// evicted and are not on the CLOCK ring, so a transaction larger than the
-// cache grows the cache until it commits or aborts without slowing eviction.
+// capacity. An evicted frame's memory may still be read by other threads that
+// found it just before, so it is retired with a ReaderTable stamp and reused
+// only once no other thread can hold it (reader_table.h); until then the
+// cache may hold more frames than its capacity. Dirty frames (pages a write
+// transaction is building) are never evicted and are not on the CLOCK ring,
+// so a transaction larger than the cache grows the cache until it commits or
+// aborts without slowing eviction.
 //
-// Not thread-safe: the database serialises every call (see pbtree.h).
+// Each frame is one allocation: 64 bytes of bookkeeping (Frame) followed by
+// the page.
 #pragma once
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <deque>
+#include <memory>
+#include <mutex>
 #include <vector>
+
+#include "engines/pbtree/reader_table.h"
 
 namespace pbtree {
 
+// Bookkeeping fields are guarded by the cache's mutex, except `dirty`, which
+// only the writer reads and changes.
 struct Frame {
   uint32_t page_no = 0;
-  bool in_use = false;
-  bool dirty = false;  // written by the open write transaction, not yet on disk
+  bool in_use = false;    // in the page table
+  bool dirty = false;     // written by the open write transaction, not yet on disk
+  bool retired = false;   // evicted, waiting until no other thread can hold it
+  bool reserved = false;  // handed out by Reserve, not yet published
   Frame* prev = nullptr;  // CLOCK ring of clean frames in use
   Frame* next = nullptr;
+  uint64_t stamp = 0;  // when retired: the ReaderTable stamp
   uint8_t* data() { return reinterpret_cast<uint8_t*>(this) + kHeaderBytes; }
   static Frame* Of(uint8_t* data) { return reinterpret_cast<Frame*>(data - kHeaderBytes); }
   static constexpr size_t kHeaderBytes = 64;
@@ -35,16 +51,25 @@ struct Frame {
 
 class PageCache {
  public:
-  PageCache(uint32_t page_size, size_t capacity_pages);
+  // `max_pages`: page numbers are below it. `readers` outlives the cache.
+  PageCache(uint32_t page_size, size_t capacity_pages, uint64_t max_pages, ReaderTable* readers);
   ~PageCache();
   PageCache(const PageCache&) = delete;
   PageCache& operator=(const PageCache&) = delete;
 
   // The bytes of page_no, or nullptr when not cached. Marks it recently used.
+  // Any thread, no lock; the bytes stay valid while the caller's ReaderTable
+  // slot is announced (or, for a dirty page, until the writer drops it).
   uint8_t* Find(uint32_t page_no) {
-    if (page_no >= slots_.size()) return nullptr;
-    uint8_t* data = slots_[page_no];
-    referenced_[page_no] = 1;
+    const size_t c = page_no >> kChunkBits;
+    if (c >= chunk_count_) return nullptr;
+    Chunk* chunk = chunks_[c].load(std::memory_order_acquire);
+    if (chunk == nullptr) return nullptr;
+    const uint32_t i = page_no & kChunkMask;
+    uint8_t* data = chunk->data[i].load(std::memory_order_acquire);
+    if (data != nullptr && chunk->referenced[i].load(std::memory_order_relaxed) == 0) {
+      chunk->referenced[i].store(1, std::memory_order_relaxed);
+    }
     return data;
   }
   Frame* Lookup(uint32_t page_no) {
@@ -52,37 +77,69 @@ class PageCache {
     return data == nullptr ? nullptr : Frame::Of(data);
   }
 
-  // A clean frame for page_no, which must not be cached; its bytes are
-  // undefined. May evict a clean frame.
-  Frame* Insert(uint32_t page_no);
-  // Re-labels a cached frame as page `to` (copy-on-write without copying);
-  // `to` must not be cached.
-  void Move(Frame* frame, uint32_t to);
-  void MarkDirty(Frame* frame);
-  void MarkClean(Frame* frame);
-  // Drops page_no's frame if cached.
+  // A frame that only the caller can see (bytes undefined). May evict a clean
+  // frame. Any thread.
+  Frame* Reserve();
+  // Gives a reserved frame back unused.
+  void Unreserve(Frame* frame);
+  // Publishes a reserved frame, holding page_no's bytes, as the clean copy of
+  // page_no, unless another thread cached page_no meanwhile: then the frame
+  // goes back and the cached copy is returned. Any thread.
+  uint8_t* PublishClean(Frame* frame, uint32_t page_no);
+  // Writer: publishes a reserved frame as dirty page page_no, dropping a stale
+  // clean copy of the page (page_no is one no reader can reach: newly
+  // allocated).
+  void PublishDirty(Frame* frame, uint32_t page_no);
+  // Writer: the transaction's dirty frames are on disk; they join the clean
+  // frames (missing pages were dropped within the transaction).
+  void MarkClean(const std::vector<uint32_t>& pages);
+  // Writer: drops page_no's frame if cached. Only for pages no other thread
+  // can reach (dirty pages, pages about to be reused): the memory is reused at
+  // once.
   void Erase(uint32_t page_no);
+  // Writer: drops the clean frames of `pages`, which readers of older
+  // snapshots may still be reading (pages a commit stopped using).
+  void Evict(const std::vector<uint32_t>& pages);
   // Evicts clean frames until at most capacity frames remain and frees the
-  // memory of the rest (after a large transaction).
+  // memory of the rest that no thread can hold (after a large transaction).
   void Shrink();
 
-  size_t frames_in_use() const { return in_use_; }
+  size_t frames_in_use() const;
   size_t capacity_pages() const { return capacity_; }
 
  private:
-  Frame* NewFrame();
-  void Release(Frame* frame);
+  static constexpr uint32_t kChunkBits = 14;
+  static constexpr uint32_t kChunkMask = (1u << kChunkBits) - 1;
+  struct Chunk {
+    std::atomic<uint8_t*> data[1u << kChunkBits];
+    std::atomic<uint8_t> referenced[1u << kChunkBits];  // CLOCK bits
+  };
+
+  // All under mu_.
+  Frame* TakeFrame();
+  Frame* Reclaim();
+  Frame* Allocate();
+  bool EvictOne();
+  void Retire(Frame* frame);   // off the table and the ring, stamped
+  void Release(Frame* frame);  // off the table and the ring, spare at once
   void SetSlot(uint32_t page_no, uint8_t* data);
   void Link(Frame* frame);    // onto the ring, just behind the hand
   void Unlink(Frame* frame);  // off the ring
 
   uint32_t page_size_;
   size_t capacity_;
-  std::vector<uint8_t*> slots_;      // by page number: the frame's page bytes
-  std::vector<uint8_t> referenced_;  // by page number: CLOCK bits
-  std::vector<Frame*> frames_;       // every allocated frame (owned)
-  std::vector<Frame*> spare_;        // allocated, not in use
-  Frame ring_;                       // sentinel of the CLOCK ring
+  ReaderTable* readers_;
+  size_t chunk_count_;
+  // Zero-filled by the kernel page by page as chunks appear (mmap), so that
+  // covering every page number costs memory only where pages are cached.
+  std::atomic<Chunk*>* chunks_;
+  std::vector<std::unique_ptr<Chunk>> owned_chunks_;  // under mu_
+
+  mutable std::mutex mu_;
+  std::vector<Frame*> frames_;  // every allocated frame (owned)
+  std::vector<Frame*> spare_;   // allocated, free to use
+  std::deque<Frame*> retired_;  // in stamp order
+  Frame ring_;                  // sentinel of the CLOCK ring
   Frame* hand_ = &ring_;
   size_t ring_size_ = 0;
   size_t in_use_ = 0;

@@ -47,8 +47,9 @@ Status ChooseMeta(int fd, const std::string& path, uint64_t file_size, Meta* met
       st[slot] = DecodeMeta(buf.data() + slot * ps, ps, slot, &metas[slot]);
     }
     if (!st[0].ok() && !st[1].ok()) continue;
-    const int best =
-        !st[0].ok() ? 1 : !st[1].ok() ? 0 : (metas[1].txn_id > metas[0].txn_id ? 1 : 0);
+    const int best = !st[0].ok()   ? 1
+                     : !st[1].ok() ? 0
+                                   : (metas[1].txn_id > metas[0].txn_id ? 1 : 0);
     *recovered = !st[0].ok() || !st[1].ok();
     *meta = metas[best];
     const uint64_t needed = static_cast<uint64_t>(meta->page_count) * ps;
@@ -77,14 +78,14 @@ Status ChooseMeta(int fd, const std::string& path, uint64_t file_size, Meta* met
   }
   if (got < 2ull * claimed) {
     return Status::Corruption(path + ": truncated: " + std::to_string(file_size) +
-                              " bytes, too short for two meta pages of " +
-                              std::to_string(claimed) + " bytes");
+                              " bytes, too short for two meta pages of " + std::to_string(claimed) +
+                              " bytes");
   }
   Meta unused;
   Status s0 = DecodeMeta(buf.data(), claimed, 0, &unused);
   Status s1 = DecodeMeta(buf.data() + claimed, claimed, 1, &unused);
-  return Status::Corruption(path + ": no valid meta page (" + s0.message() + "; " +
-                            s1.message() + ")");
+  return Status::Corruption(path + ": no valid meta page (" + s0.message() + "; " + s1.message() +
+                            ")");
 }
 
 }  // namespace
@@ -109,7 +110,52 @@ Pager::Pager(std::string path, const PagerOptions& options, int fd, const Meta& 
       page_size_(meta.page_size),
       committed_(meta),
       free_map_(meta.page_size),
-      cache_(meta.page_size, options.cache_bytes / meta.page_size) {}
+      cache_(meta.page_size, options.cache_bytes / meta.page_size, uint64_t{1} << 32, &readers_) {
+  Publish();
+}
+
+void Pager::Publish() {
+  // A sequence lock: readers retry while the count is odd or has moved.
+  const uint64_t seq = snapshot_seq_.load(std::memory_order_relaxed);
+  snapshot_seq_.store(seq + 1, std::memory_order_relaxed);
+  std::atomic_thread_fence(std::memory_order_release);
+  snapshot_pages_.store(committed_.page_count, std::memory_order_relaxed);
+  snapshot_root_.store(committed_.root, std::memory_order_relaxed);
+  snapshot_depth_.store(committed_.depth, std::memory_order_relaxed);
+  snapshot_entries_.store(committed_.entries, std::memory_order_relaxed);
+  snapshot_txn_.store(committed_.txn_id, std::memory_order_relaxed);
+  snapshot_seq_.store(seq + 2, std::memory_order_release);
+}
+
+Snapshot Pager::snapshot() const {
+  for (;;) {
+    const uint64_t seq = snapshot_seq_.load(std::memory_order_acquire);
+    Snapshot s;
+    s.txn_id = snapshot_txn_.load(std::memory_order_relaxed);
+    s.root = snapshot_root_.load(std::memory_order_relaxed);
+    s.depth = snapshot_depth_.load(std::memory_order_relaxed);
+    s.entries = snapshot_entries_.load(std::memory_order_relaxed);
+    std::atomic_thread_fence(std::memory_order_acquire);
+    if ((seq & 1) == 0 && snapshot_seq_.load(std::memory_order_relaxed) == seq) return s;
+  }
+}
+
+Snapshot Pager::PinLatest(ReaderSlot* slot) {
+  for (;;) {
+    const Snapshot s = snapshot();
+    slot->snapshot.store(s.txn_id, std::memory_order_relaxed);
+    readers_.Enter(slot);  // ends with the full fence the protocol needs
+    // Still the last commit: any writer that reads the pins from now on sees
+    // this one (reader_table.h). Else pin the newer commit.
+    if (snapshot_txn_.load(std::memory_order_relaxed) == s.txn_id) return s;
+  }
+}
+
+PagerCounters Pager::counters() const {
+  PagerCounters c = counters_;
+  c.cache_misses = cache_misses_.load(std::memory_order_relaxed);
+  return c;
+}
 
 Pager::~Pager() {
   if (fd_ >= 0) ::close(fd_);
@@ -189,17 +235,16 @@ Status Pager::LoadFreeMap() {
 
 Status Pager::PreadPage(uint32_t page_no, uint8_t* buf) {
   size_t got = 0;
-  PBTREE_RETURN_IF_ERROR(PreadFully(fd_, buf, page_size_,
-                                    static_cast<uint64_t>(page_no) * page_size_, path_, &got));
+  PBTREE_RETURN_IF_ERROR(
+      PreadFully(fd_, buf, page_size_, static_cast<uint64_t>(page_no) * page_size_, path_, &got));
   if (got != page_size_) {
     return Status::Corruption(path_ + ": truncated: page " + std::to_string(page_no) +
                               " is past the end of the file");
   }
   if (options_.verify_checksums && !ChecksumMatches(buf, page_size_, page_no)) {
-    return Status::Corruption(path_ + ": page " + std::to_string(page_no) +
-                              ": checksum mismatch");
+    return Status::Corruption(path_ + ": page " + std::to_string(page_no) + ": checksum mismatch");
   }
-  if (GetPageTxn(buf) > committed_.txn_id) {
+  if (GetPageTxn(buf) > snapshot_txn_.load(std::memory_order_relaxed)) {
     return Status::Corruption(path_ + ": page " + std::to_string(page_no) +
                               " was written after the last commit");
   }
@@ -223,23 +268,26 @@ Status Pager::ReadChecked(uint32_t page_no, uint32_t page_count, uint8_t* buf) {
 }
 
 Status Pager::ReadUncached(uint32_t page_no, uint8_t* buf) {
-  return ReadChecked(page_no, committed_.page_count, buf);
+  return ReadChecked(page_no, snapshot_pages_.load(std::memory_order_acquire), buf);
 }
 
+// Any thread. Two threads missing the same page both read it; the second to
+// publish gets the first's copy (PublishClean).
 Status Pager::ReadFromDisk(uint32_t page_no, const uint8_t** page) {
-  ++counters_.cache_misses;
-  if (page_no >= free_map_.page_count()) {
+  cache_misses_.fetch_add(1, std::memory_order_relaxed);
+  const uint32_t page_count = snapshot_pages_.load(std::memory_order_acquire);
+  if (page_no >= page_count) {
     return Status::Corruption(path_ + ": reference to page " + std::to_string(page_no) +
                               " outside the file");
   }
   AdviseChunkOnce(page_no);
-  Frame* f = cache_.Insert(page_no);
-  Status s = ReadChecked(page_no, free_map_.page_count(), f->data());
+  Frame* f = cache_.Reserve();
+  Status s = ReadChecked(page_no, page_count, f->data());
   if (!s.ok()) {
-    cache_.Erase(page_no);
+    cache_.Unreserve(f);
     return s;
   }
-  *page = f->data();
+  *page = cache_.PublishClean(f, page_no);
   return Status::OK();
 }
 
@@ -253,37 +301,29 @@ Status Pager::ReadFromDisk(uint32_t page_no, const uint8_t** page) {
 void Pager::AdviseChunkOnce(uint32_t page_no) {
   const uint64_t offset = static_cast<uint64_t>(page_no) * page_size_;
   const size_t chunk = static_cast<size_t>(offset / kReadaheadChunkBytes);
-  if (chunk >= advised_chunks_.size()) advised_chunks_.resize(chunk + 1, 0);
-  if (advised_chunks_[chunk]) return;
-  advised_chunks_[chunk] = 1;
+  {
+    std::lock_guard lock(advised_mu_);
+    if (chunk >= advised_chunks_.size()) advised_chunks_.resize(chunk + 1, 0);
+    if (advised_chunks_[chunk]) return;
+    advised_chunks_[chunk] = 1;
+  }
   ::posix_fadvise(fd_, static_cast<off_t>(chunk * kReadaheadChunkBytes), kReadaheadChunkBytes,
                   POSIX_FADV_WILLNEED);
-}
-
-void Pager::RemoveReader(uint64_t snapshot_txn) {
-  auto it = readers_.find(snapshot_txn);
-  if (it != readers_.end() && --it->second == 0) readers_.erase(it);
-}
-
-size_t Pager::reader_count() const {
-  size_t n = 0;
-  for (const auto& [txn, count] : readers_) n += count;
-  return n;
 }
 
 Status Pager::BeginWrite() {
   if (options_.read_only) return Status::NotSupported(path_ + ": opened read-only");
   if (!sticky_error_.ok()) return sticky_error_;
-  free_map_.ReleasePending(readers_.empty() ? 0 : readers_.begin()->first, readers_.empty());
+  const uint64_t oldest = readers_.OldestSnapshot();
+  free_map_.ReleasePending(oldest == kNoSnapshot ? 0 : oldest, oldest == kNoSnapshot);
   dirty_pages_.clear();
   return Status::OK();
 }
 
 void Pager::NewPage(uint32_t* page_no, uint8_t** page) {
   const uint32_t p = free_map_.Allocate();
-  cache_.Erase(p);  // a stale copy of the page's previous life
-  Frame* f = cache_.Insert(p);
-  cache_.MarkDirty(f);
+  Frame* f = cache_.Reserve();
+  cache_.PublishDirty(f, p);  // drops a stale copy of the page's previous life
   dirty_pages_.push_back(p);
   *page_no = p;
   *page = f->data();
@@ -291,27 +331,32 @@ void Pager::NewPage(uint32_t* page_no, uint8_t** page) {
 
 Status Pager::MakeWritable(uint32_t page_no, uint32_t* page_no_out, uint8_t** page) {
   Frame* f = cache_.Lookup(page_no);
-  if (f == nullptr) {
-    const uint8_t* unused;
-    PBTREE_RETURN_IF_ERROR(ReadFromDisk(page_no, &unused));
-    f = cache_.Lookup(page_no);
-  }
-  if (f->dirty) {
+  if (f != nullptr && f->dirty) {
     *page_no_out = page_no;
     *page = f->data();
     return Status::OK();
   }
-  // Copy-on-write without copying: the cached frame becomes the new page. A
-  // reader of an older snapshot that still needs page_no re-reads it from
-  // disk, where it stays until it is reusable.
+  // Copy-on-write in memory too: readers of the committed state may be
+  // reading the clean frame right now, so the writer changes a copy. The
+  // reservation may evict the clean frame (this thread's own eviction reuses
+  // it at once), so it is looked up again after.
+  Frame* copy = cache_.Reserve();
+  f = cache_.Lookup(page_no);
+  if (f != nullptr) {
+    std::memcpy(copy->data(), f->data(), page_size_);
+  } else {
+    Status s = ReadChecked(page_no, snapshot_pages_.load(std::memory_order_acquire), copy->data());
+    if (!s.ok()) {
+      cache_.Unreserve(copy);
+      return s;
+    }
+  }
   const uint32_t q = free_map_.Allocate();
   free_map_.FreeCommitted(page_no);
-  cache_.Erase(q);
-  cache_.Move(f, q);
-  cache_.MarkDirty(f);
+  cache_.PublishDirty(copy, q);
   dirty_pages_.push_back(q);
   *page_no_out = q;
-  *page = f->data();
+  *page = copy->data();
   return Status::OK();
 }
 
@@ -327,7 +372,7 @@ void Pager::FreePage(uint32_t page_no) {
 
 void Pager::Abort() {
   for (uint32_t p : dirty_pages_) {
-    Frame* f = cache_.Lookup(p);
+    const Frame* f = cache_.Lookup(p);
     if (f != nullptr && f->dirty) cache_.Erase(p);
   }
   dirty_pages_.clear();
@@ -422,7 +467,7 @@ Status Pager::Commit(uint32_t root, uint32_t depth, uint64_t entries) {
   for (size_t i = 0; i < map_indexes.size(); ++i) {
     uint8_t* page = map_pages.data() + i * page_size_;
     const uint32_t pg = free_map_.map_pages()[map_indexes[i]];
-    cache_.Erase(pg);
+    cache_.Erase(pg);  // a stale copy of a reused page
     free_map_.EncodeMapPage(map_indexes[i], page);
     write_list_.emplace_back(pg, page);
   }
@@ -456,14 +501,17 @@ Status Pager::Commit(uint32_t root, uint32_t depth, uint64_t entries) {
     Abort();
     return s;
   }
-  for (uint32_t p : dirty_pages_) {
-    Frame* f = cache_.Lookup(p);
-    if (f != nullptr) cache_.MarkClean(f);
-  }
+  cache_.MarkClean(dirty_pages_);
   dirty_pages_.clear();
+  // The pages this commit stopped using: readers of older snapshots that
+  // still need one read it again from the file, where it stays until no
+  // such reader is left.
+  freed_by_commit_ = free_map_.freed_committed();
   free_map_.Commit(txn);
   file_size_ = std::max(file_size_, needed);
   committed_ = std::move(meta);
+  Publish();
+  cache_.Evict(freed_by_commit_);
   ++counters_.commits;
   cache_.Shrink();
   return Status::OK();

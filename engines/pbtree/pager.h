@@ -7,6 +7,18 @@
 // its checksum, that its transaction id is not newer than the last commit, and
 // for leaf and internal pages their whole structure (ValidateNodePage).
 //
+// Threads: readers (Read, Prefetch, PinLatest, snapshot(), readers()) may run
+// on any number of threads at once, concurrently with one writer thread (the
+// rest of the write-side API). A reader announces itself in the ReaderTable
+// first (reader_table.h): a page pointer from Read stays valid while its
+// thread's slot is announced, until that same thread's next call that may
+// read or allocate (which may evict it and reuse its memory at once, as a
+// single-threaded cache would). Callers therefore never keep a page pointer
+// across their own next page read. Committed pages never change; the writer
+// writes only pages that no pinned snapshot can reach, into frames of its own
+// (copy-on-write also in memory), and publishes a commit with one snapshot
+// record (PinLatest, snapshot()).
+//
 // Commit protocol, the reason a commit is atomic:
 //   1. every page the transaction wrote (tree, overflow and free-map pages)
 //      lives at a page that the last committed state does not use
@@ -24,19 +36,19 @@
 // disk may get the meta page before the pages it names. That is the
 // throughput-first mode the seed benchmarks measure; sync=commit is the mode
 // that is safe by design.
-//
-// Not thread-safe: the database serialises every call (see pbtree.h).
 #pragma once
 
+#include <atomic>
 #include <cstdint>
-#include <map>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
 #include "engines/pbtree/format.h"
 #include "engines/pbtree/free_map.h"
 #include "engines/pbtree/page_cache.h"
+#include "engines/pbtree/reader_table.h"
 #include "engines/pbtree/status.h"
 
 namespace pbtree {
@@ -50,8 +62,15 @@ struct PagerOptions {
   bool verify_checksums = true;  // false only to let fuzzing reach the parsers
 };
 
+// What readers need of a commit, published as one record.
+struct Snapshot {
+  uint64_t txn_id = 0;
+  uint32_t root = 0;
+  uint32_t depth = 0;
+  uint64_t entries = 0;
+};
+
 struct PagerCounters {
-  uint64_t cache_hits = 0;
   uint64_t cache_misses = 0;
   uint64_t pages_written = 0;
   uint64_t write_calls = 0;
@@ -75,12 +94,21 @@ class Pager {
   Pager& operator=(const Pager&) = delete;
 
   uint32_t page_size() const { return page_size_; }
+  // The last commit in full. Writer thread only (and exclusive callers).
   const Meta& committed() const { return committed_; }
   const std::string& path() const { return path_; }
   bool read_only() const { return options_.read_only; }
-  const PagerCounters& counters() const { return counters_; }
+  // Writer thread only (and exclusive callers).
+  PagerCounters counters() const;
   const FreeMap& free_map() const { return free_map_; }
   size_t cached_pages() const { return cache_.frames_in_use(); }
+
+  // The last commit, read consistently by any thread (not pinned).
+  Snapshot snapshot() const;
+  // Pins the last commit in `slot` (its pages are not reused until the slot
+  // is released or pins another) and announces the slot's epoch. Any thread.
+  Snapshot PinLatest(ReaderSlot* slot);
+  ReaderTable& readers() { return readers_; }
   // Whether one meta slot was invalid at open (a torn or damaged meta page;
   // the other, valid one was used).
   bool recovered_from_bad_meta() const { return recovered_; }
@@ -90,7 +118,6 @@ class Pager {
   // its checks; IOError when the read fails.
   Status Read(uint32_t page_no, const uint8_t** page) {
     if (uint8_t* data = cache_.Find(page_no)) {
-      ++counters_.cache_hits;
       *page = data;
       return Status::OK();
     }
@@ -112,13 +139,8 @@ class Pager {
   // with the same checks as Read. For Check().
   Status ReadUncached(uint32_t page_no, uint8_t* buf);
 
-  // Readers pin their snapshot's pages against reuse.
-  void AddReader(uint64_t snapshot_txn) { ++readers_[snapshot_txn]; }
-  void RemoveReader(uint64_t snapshot_txn);
-  size_t reader_count() const;
-
-  // Write transaction. NotSupported when read-only; the caller guarantees
-  // there is at most one.
+  // Write transaction, on one thread at a time. NotSupported when read-only;
+  // the caller guarantees there is at most one.
   Status BeginWrite();
   bool IsDirty(uint32_t page_no) {
     Frame* f = page_no < 2 ? nullptr : cache_.Lookup(page_no);
@@ -143,6 +165,8 @@ class Pager {
 
  private:
   Pager(std::string path, const PagerOptions& options, int fd, const Meta& meta);
+  // Makes committed_ what readers see.
+  void Publish();
   Status LoadFreeMap();
   Status ReadFromDisk(uint32_t page_no, const uint8_t** page);
   // pread, checksum, transaction id and (node pages) structure.
@@ -156,13 +180,26 @@ class Pager {
   PagerOptions options_;
   int fd_ = -1;
   uint32_t page_size_ = 0;
-  Meta committed_;
+  Meta committed_;          // writer's
   uint64_t file_size_ = 0;  // bytes known to be in the file
   bool recovered_ = false;
   FreeMap free_map_;
+  ReaderTable readers_;
   PageCache cache_;
-  std::map<uint64_t, uint32_t> readers_;  // snapshot txn id -> count
+
+  // The published commit: a sequence lock over the Snapshot fields (odd
+  // while the writer changes them), and what a page read from disk is
+  // checked against.
+  std::atomic<uint64_t> snapshot_seq_{0};
+  std::atomic<uint64_t> snapshot_txn_{0};
+  std::atomic<uint32_t> snapshot_root_{0};
+  std::atomic<uint32_t> snapshot_depth_{0};
+  std::atomic<uint64_t> snapshot_entries_{0};
+  std::atomic<uint32_t> snapshot_pages_{0};
+  std::atomic<uint64_t> cache_misses_{0};
+
   std::vector<uint32_t> dirty_pages_;
+  std::vector<uint32_t> freed_by_commit_;
   std::vector<uint8_t> map_buffer_;  // free-map pages being written
   std::vector<std::pair<uint32_t, uint8_t*>> write_list_;
   Status sticky_error_;
@@ -170,6 +207,7 @@ class Pager {
   // Read-around on a cache miss (see AdviseChunkOnce): one flag per chunk.
   static constexpr uint64_t kReadaheadChunkBytes = 128 * 1024;
   void AdviseChunkOnce(uint32_t page_no);
+  std::mutex advised_mu_;
   std::vector<uint8_t> advised_chunks_;
 };
 

@@ -21,16 +21,27 @@
 // See pager.h for the commit protocol and the two sync modes, format.h for the
 // file format.
 //
-// Threads: a DB and everything it hands out are NOT thread-safe. Calls must be
-// serialised by the caller (one at a time), but transactions and cursors may
-// be open at the same time and interleaved freely on one thread. Another
-// process opening the same file gets Busy (an exclusive flock; read-only
-// handles share theirs).
+// Threads: reads scale across threads. Any number of threads may read at once
+// (DB::Get, DB::NewCursor, DB::Count, DB::BeginRead, and the ReadTxns and
+// Cursors these hand out), while one thread at a time writes (BeginWrite and
+// its WriteTxn, DB::Put, DB::Delete): readers take no lock and never wait for
+// the writer, and each sees whole commits only. A ReadTxn or Cursor is used by
+// one thread at a time (it may move between threads); a WriteTxn and its
+// cursors by the writing thread. A second concurrent BeginWrite gets Busy.
+// Reorganize, Check, GetStats and the destructor need the DB to themselves:
+// no other call may run meanwhile. On one thread, transactions and cursors
+// may be open at the same time and interleaved freely. Another process
+// opening the same file gets Busy (an exclusive flock; read-only handles
+// share theirs).
 //
 // Lifetimes: transactions and cursors must be destroyed before their DB.
 // A cursor of a write transaction must not be used after Commit/Abort.
+// Cursors and read transactions pin their snapshot: the pages it reaches are
+// not reused, and cache memory evicted while a cursor exists may be held back
+// for it, so they are best kept short-lived (as LMDB's read transactions).
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -44,6 +55,7 @@ class Pager;
 class PutBuffer;
 class TreeWriter;
 class DB;
+struct ReaderSlot;
 struct TreeState;
 
 // The longest key, in bytes; longer ones are refused with InvalidArgument.
@@ -85,9 +97,9 @@ struct Options {
 // Figures about the committed tree (GetStats walks every page: O(file)).
 struct Stats {
   uint32_t page_size = 0;
-  uint64_t txn_id = 0;     // id of the last commit
-  uint32_t depth = 0;      // levels; 0 when empty
-  uint64_t entries = 0;    // keys
+  uint64_t txn_id = 0;      // id of the last commit
+  uint32_t depth = 0;       // levels; 0 when empty
+  uint64_t entries = 0;     // keys
   uint64_t file_pages = 0;  // pages in use or free (the file may be longer after a crash)
   uint64_t meta_pages = 2;
   uint64_t leaf_pages = 0;
@@ -105,7 +117,6 @@ struct Stats {
   uint64_t separator_bytes = 0;  // internal keys as stored
   uint64_t value_bytes = 0;      // inline and overflow values
   // Since Open.
-  uint64_t cache_hits = 0;
   uint64_t cache_misses = 0;
   uint64_t cached_pages = 0;
   uint64_t pages_written = 0;
@@ -150,7 +161,8 @@ class Cursor {
   // The current key; valid until the cursor moves or is destroyed.
   Slice key() const { return key_; }
   // The current value (read from overflow pages when needed); valid until the
-  // next call on this cursor or on anything else of the same DB.
+  // next call on this cursor, or on anything else of the same DB on the
+  // calling thread.
   Slice value();
   // OK, or the first error met (then Valid() is false).
   const Status& status() const { return status_; }
@@ -165,9 +177,13 @@ class Cursor {
   };
   // `live`/`version`: a write transaction's working tree and modification
   // counter; when the counter moves, the cursor re-seeks to its key first.
-  // `pin`: the cursor holds a reader registration for snapshot `txn_id`.
+  // `slot`: the cursor's own reader slot (released with it), announced and,
+  // for a snapshot cursor, pinning the snapshot.
   Cursor(DB* db, uint32_t root, uint32_t depth, const TreeState* live, const uint64_t* version,
-         bool pin, uint64_t txn_id);
+         ReaderSlot* slot);
+  // Re-announces the slot when needed (ReaderTable::Refresh); every public
+  // method starts with it.
+  void Refresh();
   bool Stale();
   bool Descend(uint32_t page, uint32_t level, bool leftmost);
   bool StepForward();
@@ -184,8 +200,7 @@ class Cursor {
   uint32_t depth_;
   const TreeState* live_;
   const uint64_t* version_;
-  bool pinned_;
-  uint64_t txn_id_;
+  ReaderSlot* slot_;
   uint64_t seen_version_ = 0;
   std::vector<Level> path_;
   std::string key_;
@@ -195,7 +210,8 @@ class Cursor {
 };
 
 // A consistent snapshot of the last commit before BeginRead. Pages it needs
-// are not reused by later writers until it is destroyed.
+// are not reused by later writers until it is destroyed. Its cursors pin the
+// snapshot too and may outlive it.
 class ReadTxn {
  public:
   ~ReadTxn();
@@ -210,8 +226,10 @@ class ReadTxn {
 
  private:
   friend class DB;
-  ReadTxn(DB* db, uint64_t txn_id, uint32_t root, uint32_t depth, uint64_t entries);
+  ReadTxn(DB* db, ReaderSlot* slot, uint64_t txn_id, uint32_t root, uint32_t depth,
+          uint64_t entries);
   DB* db_;
+  ReaderSlot* slot_;
   uint64_t txn_id_;
   uint32_t root_;
   uint32_t depth_;
@@ -290,7 +308,8 @@ class DB {
   Status Check(CheckReport* report = nullptr);
 
   // Rewrites the tree in key order with full pages into a new file and
-  // atomically renames it over this one. Busy while a transaction is open.
+  // atomically renames it over this one. Busy while a transaction or cursor
+  // is open.
   Status Reorganize();
   // fdatasync, whatever the sync mode.
   Status Sync();
@@ -307,6 +326,9 @@ class DB {
   Status OpenPager();
   void OpenPagerWriter();
   Status StartWrite(WriteTxn* txn);
+  void EndWrite();
+  // A cursor owning `slot` over the snapshot it pins.
+  std::unique_ptr<Cursor> SnapshotCursor(ReaderSlot* slot, uint32_t root, uint32_t depth);
 
   Options options_;
   std::string path_;
@@ -316,10 +338,12 @@ class DB {
   std::unique_ptr<TreeState> work_;
   std::unique_ptr<TreeWriter> writer_;
   std::unique_ptr<PutBuffer> put_buffer_;
+  // The open write transaction; `writing_` makes BeginWrite on two threads
+  // safe (one gets Busy). The writer's reader slot announces it to the cache.
+  std::atomic<bool> writing_{false};
   WriteTxn* active_write_ = nullptr;
+  ReaderSlot* writer_slot_ = nullptr;
   uint64_t work_version_ = 0;
-  // Read transactions and cursors pinning a snapshot.
-  uint32_t open_readers_ = 0;
 };
 
 }  // namespace pbtree

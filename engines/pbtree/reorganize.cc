@@ -109,7 +109,8 @@ class TreeRebuilder {
         EncodeFixed32(ref_, child.page);
         const EntryValue value{0, Slice(reinterpret_cast<char*>(ref_), 4)};
         if (node != nullptr && node->Add(child.separator, value)) continue;
-        if (node != nullptr) PBTREE_RETURN_IF_ERROR(FinishNode(node.get(), &node_separator, &parents));
+        if (node != nullptr)
+          PBTREE_RETURN_IF_ERROR(FinishNode(node.get(), &node_separator, &parents));
         node = std::make_unique<NodeBuilder>(scratch_.data(), page_size_, PageType::kInternal,
                                              static_cast<uint8_t>(level),
                                              options_.internal_restart_interval);
@@ -173,7 +174,7 @@ class TreeRebuilder {
 
 Status DB::Reorganize() {
   if (pager_->read_only()) return Status::NotSupported(path_ + ": opened read-only");
-  if (active_write_ != nullptr || open_readers_ > 0) {
+  if (active_write_ != nullptr || pager_->readers().PinnedCount() > 0) {
     return Status::Busy(path_ + ": reorganize needs every transaction and cursor closed");
   }
   const std::string tmp = path_ + ".reorg";
@@ -209,7 +210,8 @@ Status DB::Reorganize() {
   FreeMap map(page_size);
   const uint32_t bits = map.bits_per_map_page();
   uint32_t map_count = 1;
-  while (static_cast<uint64_t>(out.next_page()) + map_count > static_cast<uint64_t>(map_count) * bits) {
+  while (static_cast<uint64_t>(out.next_page()) + map_count >
+         static_cast<uint64_t>(map_count) * bits) {
     ++map_count;
   }
   if (map_count > MaxFreeMapPages(page_size)) {
