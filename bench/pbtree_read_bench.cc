@@ -144,16 +144,25 @@ LoadedEngine* Load(const char* engine) {
   return e.get();
 }
 
-void BM_HotGet(benchmark::State& state) {
-  LoadedEngine* e = Load(kEngines[state.range(0)]);
+// The benchmark's engine (state.range(0)), loaded once, and a session on
+// it; nullptr (the benchmark marked skipped) when either failed.
+std::unique_ptr<Session> SessionOn(benchmark::State& state, LoadedEngine** engine) {
+  LoadedEngine* e = *engine = Load(kEngines[state.range(0)]);
   state.SetLabel(kEngines[state.range(0)]);
   std::unique_ptr<Session> session;
   Status s = e->status;
   if (s.ok()) s = e->adapter->NewSession(&session);
   if (!s.ok()) {
     state.SkipWithError(s.ToString().c_str());
-    return;
+    return nullptr;
   }
+  return session;
+}
+
+void BM_HotGet(benchmark::State& state) {
+  LoadedEngine* e = nullptr;
+  std::unique_ptr<Session> session = SessionOn(state, &e);
+  if (session == nullptr) return;
   std::string value;
   size_t i = static_cast<size_t>(state.thread_index()) * (kQueryKeys / 2);
   uint64_t found = 0;
@@ -170,23 +179,19 @@ void BM_HotGet(benchmark::State& state) {
 BENCHMARK(BM_HotGet)->Arg(0)->Arg(1)->Threads(1)->Threads(2)->UseRealTime()->MinTime(1.0);
 
 void BM_Scan100(benchmark::State& state) {
-  LoadedEngine* e = Load(kEngines[state.range(0)]);
-  state.SetLabel(kEngines[state.range(0)]);
-  std::unique_ptr<Session> session;
-  Status s = e->status;
-  if (s.ok()) s = e->adapter->NewSession(&session);
-  if (!s.ok()) {
-    state.SkipWithError(s.ToString().c_str());
-    return;
-  }
+  LoadedEngine* e = nullptr;
+  std::unique_ptr<Session> session = SessionOn(state, &e);
+  if (session == nullptr) return;
   ScanOptions options;
   options.limit = 100;
   CountingVisitor visitor;
   size_t i = 0, visited = 0;
   uint64_t rows = 0;
+  Status s;
   PROFILE_START();
   for (auto _ : state) {
-    s = session->Scan(e->query_keys[i], options, &visitor, &visited);
+    Status scanned = session->Scan(e->query_keys[i], options, &visitor, &visited);
+    if (!scanned.ok() && s.ok()) s = scanned;  // the first failure, not only the last
     rows += visited;
     i = (i + 1) % kQueryKeys;
   }
