@@ -50,6 +50,22 @@ void Check(const std::string& what, const pbtree::Status& s) {
   if (!s.ok()) Die(what, s);
 }
 
+// Calls write(txn, n) for n = 0 .. count - 1 in transactions of kBatch, and
+// committed(n + 1) after each commit.
+template <typename Write, typename Committed>
+void InBatches(pbtree::DB* db, uint64_t count, Write write, Committed committed) {
+  std::unique_ptr<pbtree::WriteTxn> txn;
+  for (uint64_t n = 0; n < count; ++n) {
+    if (txn == nullptr) Check("begin", db->BeginWrite(&txn));
+    write(txn.get(), n);
+    if ((n + 1) % kBatch == 0 || n + 1 == count) {
+      Check("commit", txn->Commit());
+      txn.reset();
+      committed(n + 1);
+    }
+  }
+}
+
 // Puts keys `indexes` (with their values; nullptr: 0 to count - 1) in
 // transactions of kBatch.
 void Load(pbtree::DB* db, const kvbench::datasets::KeyGenerator& keys,
@@ -60,25 +76,22 @@ void Load(pbtree::DB* db, const kvbench::datasets::KeyGenerator& keys,
   const auto start = std::chrono::steady_clock::now();
   // Reported at commits only (the file grows when a transaction commits).
   const uint64_t step = std::max<uint64_t>(count / 10 / kBatch, 1) * kBatch;
-  std::unique_ptr<pbtree::WriteTxn> txn;
-  for (uint64_t n = 0; n < count; ++n) {
-    if (txn == nullptr) Check("begin", db->BeginWrite(&txn));
-    const uint64_t index = indexes == nullptr ? n : (*indexes)[n];
-    keys.Key(index, &key);
-    values.Value(index, 0, &value);
-    Check("put", txn->Put(key, value));
-    if ((n + 1) % kBatch == 0 || n + 1 == count) {
-      Check("commit", txn->Commit());
-      txn.reset();
-    }
-    if (report && ((n + 1) % step == 0 || n + 1 == count)) {
-      const uint64_t file = std::filesystem::file_size(path);
-      std::printf("%12llu  %14llu  %9.1f  %12.1f  %7.1f\n", static_cast<unsigned long long>(n + 1),
-                  static_cast<unsigned long long>(file), double(file) / double(n + 1),
-                  double(PeakRssBytes()) / double(n + 1), Seconds(start));
-      std::fflush(stdout);
-    }
-  }
+  InBatches(
+      db, count,
+      [&](pbtree::WriteTxn* txn, uint64_t n) {
+        const uint64_t index = indexes == nullptr ? n : (*indexes)[n];
+        keys.Key(index, &key);
+        values.Value(index, 0, &value);
+        Check("put", txn->Put(key, value));
+      },
+      [&](uint64_t done) {
+        if (!report || (done % step != 0 && done != count)) return;
+        const uint64_t file = std::filesystem::file_size(path);
+        std::printf("%12llu  %14llu  %9.1f  %12.1f  %7.1f\n", static_cast<unsigned long long>(done),
+                    static_cast<unsigned long long>(file), double(file) / double(done),
+                    double(PeakRssBytes()) / double(done), Seconds(start));
+        std::fflush(stdout);
+      });
 }
 
 }  // namespace
@@ -120,19 +133,14 @@ int main(int argc, char** argv) {
   for (uint64_t i = count; i > 1; --i) std::swap(order[i - 1], order[rng.Uniform(i)]);
   const uint64_t deletes = count / 2;
   auto start = std::chrono::steady_clock::now();
-  {
-    std::string key;
-    std::unique_ptr<pbtree::WriteTxn> txn;
-    for (uint64_t n = 0; n < deletes; ++n) {
-      if (txn == nullptr) Check("begin", db->BeginWrite(&txn));
-      keys->Key(order[n], &key);
-      Check("delete", txn->Delete(key));
-      if ((n + 1) % kBatch == 0 || n + 1 == deletes) {
-        Check("commit", txn->Commit());
-        txn.reset();
-      }
-    }
-  }
+  std::string key;
+  InBatches(
+      db.get(), deletes,
+      [&](pbtree::WriteTxn* txn, uint64_t n) {
+        keys->Key(order[n], &key);
+        Check("delete", txn->Delete(key));
+      },
+      [](uint64_t) {});
   const double delete_s = Seconds(start);
   const uint64_t after_delete_bytes = std::filesystem::file_size(path);
   start = std::chrono::steady_clock::now();
