@@ -175,6 +175,10 @@ Comparison CompareResults(const RunResults& a, const RunResults& b, const Compar
       }
       continue;
     }
+    const auto has_wall = [](const PhaseRun& r) {
+      return !r.repetitions.empty() && r.repetitions.front().wall_seconds.has_value();
+    };
+    if (ra.target_ops == 0 && has_wall(ra) != has_wall(rb)) ++c.mixed_time_base_rows;
     const std::vector<std::string> b_ops = RowOps(rb);
     for (const std::string& op : RowOps(ra)) {
       if (std::find(b_ops.begin(), b_ops.end(), op) == b_ops.end()) continue;
@@ -274,6 +278,15 @@ std::string RenderComparison(const Comparison& c, const RunResults& a, const Run
   std::string out = "# kvbench compare\n\n";
   out += "- A: " + RunDescription(a, a_name) + "\n";
   out += "- B: " + RunDescription(b, b_name) + "\n\n";
+  if (c.mixed_time_base_rows > 0) {
+    out += fmt::format(
+        "**Not like for like:** in {} row(s) one side was written before results schema 4, "
+        "when ops/s divided by the wall span (kvbench's own key generation and bookkeeping "
+        "between calls included), and the other after, when it divides by the time inside "
+        "the engine's calls. Their throughput ratios mix the two; rerun both with one "
+        "kvbench.\n\n",
+        c.mixed_time_base_rows);
+  }
   out += fmt::format(
       "Ratios are B/A of medians over repetitions; intervals are {:.0f}% confidence intervals "
       "of the median (order statistics). Test: two-sided Mann-Whitney U between A's and B's "

@@ -84,6 +84,11 @@ struct Comparison {
   // The run-to-run noise floors estimated from the rows (fractions; 0 with
   // fewer than 8 rows).
   double throughput_floor = 0, p99_floor = 0;
+  // Unthrottled rows of client threads whose sides divide ops by different
+  // times: one written before results schema 4 (the wall span, the driver's
+  // work between calls included), the other after (the time inside the
+  // engine's calls). Their throughput ratios mix the two definitions.
+  size_t mixed_time_base_rows = 0;
 };
 
 // Compares one figure's repetitions; `higher_is_better` for throughput. A

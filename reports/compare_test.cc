@@ -97,6 +97,23 @@ TEST(CompareTest, HalvedThroughputFlagsExactlyThatEngine) {
   EXPECT_GT(lmdb_rows, 4u);
 }
 
+TEST(CompareTest, FilesFromBeforeAndAfterEngineCallTimeAreFlaggedNotLikeForLike) {
+  const results::RunResults a = WithRepetitions(test::LoadRunA(), 5, 0.01);
+  results::RunResults b = a;
+  size_t unthrottled = 0;
+  for (auto& run : b.runs) {
+    for (auto& rep : run.repetitions) rep.wall_seconds = rep.seconds * 1.2;
+    unthrottled += run.target_ops == 0 && !run.repetitions.empty() && run.status == "ok";
+  }
+  const Comparison same = CompareResults(a, a, {});
+  EXPECT_EQ(same.mixed_time_base_rows, 0u);
+  EXPECT_EQ(RenderComparison(same, a, a, "a", "a").find("Not like for like"), std::string::npos);
+  const Comparison mixed = CompareResults(a, b, {});
+  EXPECT_GT(mixed.mixed_time_base_rows, 0u);
+  EXPECT_LE(mixed.mixed_time_base_rows, unthrottled);
+  EXPECT_NE(RenderComparison(mixed, a, b, "a", "b").find("Not like for like"), std::string::npos);
+}
+
 TEST(CompareTest, AChangeSmallerThanTheMinimumEffectIsNoChange) {
   const results::RunResults a = WithRepetitions(test::LoadRunA(), 5, 0.001);
   results::RunResults b = a;

@@ -27,7 +27,11 @@ inline constexpr const char* kResultsSchemaName = "kvbench-results";
 // runs carry shards, and each row its shard and wall_seconds; repetitions
 // may carry time_series (latency per interval) and session_cleanup.
 // Files of schema 1 and 2 still load (the new fields are all optional).
-inline constexpr int kResultsSchemaVersion = 3;
+// 4: a repetition of a phase run by client threads carries wall_seconds, and
+// its `seconds` (what ops_per_sec divides by) is the time inside the
+// engine's calls when unthrottled. Files of schema 1 to 3 still load; their
+// `seconds` was the wall span (UsesEngineCallTime tells them apart).
+inline constexpr int kResultsSchemaVersion = 4;
 inline constexpr int kOldestReadableSchemaVersion = 1;
 // The confidence level of every interval kvbench writes.
 inline constexpr double kConfidenceLevel = 0.95;
@@ -99,7 +103,16 @@ struct TimeSeries {
 
 // One measured execution of a phase at one matrix point on one engine.
 struct Repetition {
-  double seconds = 0;  // wall time of the timed part
+  // The time ops_per_sec divides by. Phases of client threads, unthrottled:
+  // the busiest thread's time inside the engine's calls (operations, batch
+  // begins, commits), the driver's own work between calls left out; under a
+  // target rate, and every other phase: the wall time of the timed part.
+  double seconds = 0;
+  // Phases of client threads: the wall time from the common start to the
+  // last operation's end (the driver's work between calls included); the
+  // time series and YCSB's RunTime use it. Files before schema 4: absent
+  // (their `seconds` was this wall time).
+  std::optional<double> wall_seconds;
   std::vector<OpFigures> ops;  // ops[0] is "all"
   double cpu_user_s = 0;
   double cpu_sys_s = 0;

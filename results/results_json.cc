@@ -61,6 +61,7 @@ json RepetitionToJson(const Repetition& r) {
   PutOptional(j, "cache_resident_before_pct", r.cache_resident_before_pct);
   PutOptional(j, "cache_resident_after_pct", r.cache_resident_after_pct);
   PutOptional(j, "open_seconds", r.open_seconds);
+  PutOptional(j, "wall_seconds", r.wall_seconds);
   j["sizes_after_sync"] = r.sizes_after_sync;
   PutOptional(j, "cache_resident_after_eviction_pct", r.cache_resident_after_eviction_pct);
   if (r.pacing_lateness) j["pacing_lateness"] = LatencyToJson(*r.pacing_lateness);
@@ -242,6 +243,7 @@ void ReadRepetition(Reader& r, const json& j, Repetition* rep) {
   r.GetOptional(j, "cache_resident_before_pct", &rep->cache_resident_before_pct);
   r.GetOptional(j, "cache_resident_after_pct", &rep->cache_resident_after_pct);
   r.GetOptional(j, "open_seconds", &rep->open_seconds);
+  r.GetOptional(j, "wall_seconds", &rep->wall_seconds);
   // Schema 2 on; schema 1 files leave them unset.
   if (j.contains("sizes_after_sync")) r.Get(j, "sizes_after_sync", &rep->sizes_after_sync);
   r.GetOptional(j, "cache_resident_after_eviction_pct", &rep->cache_resident_after_eviction_pct);

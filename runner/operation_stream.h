@@ -94,6 +94,7 @@ struct WorkerResult {
   uint64_t ops = 0;          // measured operations (commits not counted)
   uint64_t digest = 0;       // hash of the operation stream (kinds and keys)
   uint64_t end_ticks = 0;    // CycleClock when this worker's last operation ended
+  uint64_t busy_ticks = 0;   // CycleClock ticks inside the engine's calls (ops, begins, commits)
   Status first_error;        // first error status (not NotFound)
   bool unsupported = false;  // the engine returned NotSupported
 };

@@ -86,27 +86,30 @@ void PhaseWorker::Run(Session* session, uint64_t start_ticks) {
   LatencyHistogram* const rec = record_to_;
   const bool split_rmw = stream_.SplitsRmw();
   uint64_t boundary = out->intervals.next_boundary();
+  uint64_t busy = 0;  // ticks inside the engine's calls: operations, begins, commits
   uint64_t t1 = clock.Now();
 
   for (uint64_t i = 0; i < total || plan_.duration_s > 0; ++i) {
     if (batched && in_batch == 0) {
-      if (Status s = session->BeginBatch(); !s.ok() && out->first_error.ok()) {
-        out->first_error = s.WithContext("begin batch");
-      }
+      const uint64_t b0 = clock.Now();
+      const Status s = session->BeginBatch();
+      busy += clock.Now() - b0;
+      if (!s.ok() && out->first_error.ok()) out->first_error = s.WithContext("begin batch");
     }
     const OpKind kind = stream_.Next(i);
     digest = MixStream(digest, static_cast<int>(kind), stream_.key());
 
     uint64_t t0;
+    uint64_t call_start;
     if (throttled) {
       const uint64_t due =
           start_ticks + static_cast<uint64_t>(static_cast<double>(i) * interval_ticks);
       WaitUntil(clock, due, plan_.spec->pacing == Pacing::kSpin);
-      t0 = clock.Now();
-      out->pacing_lateness.Record(clock.ToNs(t0 > due ? t0 - due : 0));
+      call_start = clock.Now();
+      out->pacing_lateness.Record(clock.ToNs(call_start > due ? call_start - due : 0));
       t0 = due;  // latency from the intended start
     } else {
-      t0 = clock.Now();
+      t0 = call_start = clock.Now();
     }
     Status s = stream_.Apply(kind, session);
     if (kind == OpKind::kRmw && split_rmw) {
@@ -131,34 +134,37 @@ void PhaseWorker::Run(Session* session, uint64_t start_ticks) {
     }
 
     rec[static_cast<size_t>(kind)].Record(clock.ToNs(t1 > t0 ? t1 - t0 : 0));
+    busy += t1 > call_start ? t1 - call_start : 0;
     ++measured;
     if (!stream_.Count(kind, s, out)) break;
 
     if (batched && ++in_batch == batch) {
       in_batch = 0;
-      if (!Commit(session)) break;
+      if (!Commit(session, &busy)) break;
       t1 = clock.Now();
     }
     if ((i & 1023) == 0) progress_.store(i, std::memory_order_relaxed);
     if (t1 >= deadline) break;
   }
   if (batched && in_batch > 0) {
-    Commit(session);
+    Commit(session, &busy);
     t1 = clock.Now();
   }
   if (open_) CloseInterval(t1, true);
   out->end_ticks = t1;
+  out->busy_ticks = busy;
   out->ops = measured;
   out->digest = digest;
   progress_.store(total, std::memory_order_relaxed);
 }
 
-bool PhaseWorker::Commit(Session* session) {
+bool PhaseWorker::Commit(Session* session, uint64_t* busy) {
   const CycleClock& clock = CycleClock::Get();
   const uint64_t t0 = clock.Now();
   Status s = session->CommitBatch();
   if (s.ok() && plan_.sync_each_commit) s = plan_.adapter->Sync();
   const uint64_t t1 = clock.Now();
+  *busy += t1 - t0;
   record_to_[static_cast<size_t>(OpKind::kCommit)].Record(clock.ToNs(t1 - t0));
   return stream_.Count(OpKind::kCommit, s, &result_);
 }

@@ -18,8 +18,13 @@
 // stall delays the following operations and counts in their latency too (no
 // coordinated omission); how late the driver itself started each operation is
 // kept apart (WorkerResult::pacing_lateness). Each worker records when its
-// last operation ended, so the phase's time is the workers' own and never
-// includes the harness joining threads or waiting for a progress display.
+// last operation ended (the wall span's end) and how long it spent inside
+// the engine's calls (operations, batch begins and commits: the busy time).
+// The busy time leaves out everything of the driver's own between calls:
+// choosing and generating the next key and value, hashing the stream,
+// recording the histograms. The executor makes the phase's time from them
+// (phase_executor.cc); neither ever includes joining threads or a progress
+// display.
 #pragma once
 
 #include <atomic>
@@ -45,7 +50,8 @@ class PhaseWorker {
   uint64_t progress() const { return progress_.load(std::memory_order_relaxed); }
 
  private:
-  bool Commit(Session* session);
+  // Commits the open batch; adds the call's ticks to *busy.
+  bool Commit(Session* session, uint64_t* busy);
   // Ends the open interval at `now` (its histograms go to result_.intervals
   // and result_.latency) and publishes it to the status feed.
   void CloseInterval(uint64_t now, bool last);

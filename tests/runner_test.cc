@@ -141,6 +141,65 @@ target = 2000
   EXPECT_EQ(run->repetitions[0].ops[0].ops, 400u);
 }
 
+// An unthrottled phase's time is the time inside the engine's calls: the sum
+// of the operations' and commits' latencies (one rounding to ns per call),
+// the driver's key generation and bookkeeping between calls left out; the
+// wall span, kept beside it, holds them. A target rate keeps the wall span.
+TEST_F(RunnerTest, PhaseTimeIsTheTimeInsideTheEnginesCalls) {
+  ASSERT_EQ(Run(R"(
+name = "busy"
+repetitions = 1
+[dataset]
+kind = "urls"
+count = 20000
+[[phase]]
+name = "load"
+op = "insert"
+count = 20000
+[[phase]]
+name = "get"
+op = "get"
+count = 20000
+[[phase]]
+name = "get-2"
+op = "get"
+count = 20000
+threads = 2
+[[phase]]
+name = "paced"
+op = "get"
+count = 200
+target = 4000
+)", {"stdmap"}), 0);
+  const results::RunResults r = Results();
+  for (const char* phase : {"load", "get"}) {
+    const results::PhaseRun* run = Find(r, phase, "stdmap");
+    ASSERT_NE(run, nullptr) << phase;
+    const results::Repetition& rep = run->repetitions.at(0);
+    double call_ns = 0;
+    uint64_t calls = 0;
+    for (const results::OpFigures& f : rep.ops) {
+      if (f.op == "all") continue;  // its kinds are listed again one by one
+      call_ns += f.latency.mean_ns * static_cast<double>(f.latency.count);
+      calls += f.latency.count;
+    }
+    EXPECT_NEAR(rep.seconds * 1e9, call_ns, 2.0 * static_cast<double>(calls)) << phase;
+    ASSERT_TRUE(rep.wall_seconds.has_value()) << phase;
+    // Generating a 142-byte URL key costs about 100 ns: far above rounding.
+    EXPECT_GT(*rep.wall_seconds, rep.seconds + 20e-9 * static_cast<double>(calls)) << phase;
+    EXPECT_NEAR(rep.ops[0].ops_per_sec, static_cast<double>(rep.ops[0].ops) / rep.seconds, 1e-6 * rep.ops[0].ops_per_sec);
+  }
+  const results::Repetition& two = Find(r, "get-2", "stdmap")->repetitions.at(0);
+  ASSERT_TRUE(two.wall_seconds.has_value());
+  EXPECT_LT(two.seconds, *two.wall_seconds);
+  // The busiest thread's calls: at least half the calls' total time.
+  EXPECT_GE(two.seconds * 1e9, two.ops[0].latency.mean_ns * 20000 / 2 * 0.999);
+  const results::Repetition& paced = Find(r, "paced", "stdmap")->repetitions.at(0);
+  ASSERT_TRUE(paced.wall_seconds.has_value());
+  EXPECT_EQ(paced.seconds, *paced.wall_seconds);
+  EXPECT_GE(paced.seconds, 0.045);  // 200 operations at 4,000/s: the last is due at 49.75 ms
+}
+
 TEST_F(RunnerTest, BadInputExitsWithTwoAndWritesNothing) {
   EXPECT_EQ(Run("name = \"x\"\n[[phase]\n"), 2);
   EXPECT_EQ(Run(kSmall, {"no-such-engine"}), 2);
