@@ -11,7 +11,7 @@ const std::vector<FigureKind>& FigureKinds() {
       {"p999_ns", "p99.9 latency", "ns", false, true},
       {"max_ns", "max latency", "ns", false, true},
       {"mean_ns", "mean latency", "ns", false, true},
-      {"seconds", "wall time", "s", false, false},
+      {"seconds", "phase time", "s", false, false},
       {"cpu_user_s", "CPU user time", "s", false, false},
       {"cpu_sys_s", "CPU system time", "s", false, false},
       {"peak_rss_bytes", "peak RSS", "bytes", false, false},

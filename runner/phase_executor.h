@@ -1,8 +1,8 @@
 // PhaseExecutor: runs one phase at one matrix point (threads x target x
 // cache) on one opened engine, with its repetitions, and measures everything
-// around the workers' timed loops: wall time, CPU, peak RSS, storage bytes,
-// file sizes, page-cache residency, and for cold runs the eviction and the
-// separately timed reopen.
+// around the workers' timed loops: the phase's time (and its wall span), CPU,
+// peak RSS, storage bytes, file sizes, page-cache residency, and for cold runs
+// the eviction and the separately timed reopen.
 #pragma once
 
 #include <memory>

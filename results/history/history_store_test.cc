@@ -258,9 +258,12 @@ TYPED_TEST(HistoryStoreTest, TwoWritersCreatingTheStoreAtOnceBothSucceed) {
     return InChild([&] {
       std::unique_ptr<HistoryStore> store;
       std::vector<AddOutcome> outcomes;
-      return OpenHistoryStore(this->where_, OpenMode::kCreate, &store).ok() &&
-             store->AddRuns({this->Record(MadeUpRun(id, "2026-11-01T10:00:00Z", 5))}, &outcomes)
-                 .ok();
+      Status s = OpenHistoryStore(this->where_, OpenMode::kCreate, &store);
+      if (s.ok()) {
+        s = store->AddRuns({this->Record(MadeUpRun(id, "2026-11-01T10:00:00Z", 5))}, &outcomes);
+      }
+      if (!s.ok()) std::fprintf(stderr, "writer %s: %s\n", id.c_str(), s.ToString().c_str());
+      return s.ok();
     });
   };
   const pid_t first = writer("4ddddddddddddddddddddddddddddddd");

@@ -1,6 +1,8 @@
 #include <sqlite3.h>
 #include <sys/stat.h>
 
+#include <chrono>
+#include <thread>
 #include <unordered_map>
 
 #include "results/history/sql_connection.h"
@@ -12,6 +14,8 @@ namespace {
 // How long a writer waits for another to finish: long enough for any add
 // (a 10,000-figure run takes well under a second).
 constexpr int kBusyTimeoutMs = 60000;
+// Between attempts to switch a store to WAL while another connection holds it.
+constexpr int kWalRetryMs = 5;
 
 // "$12" -> "?12": SQLite binds ?NNN to parameter NNN, as PostgreSQL binds $NNN.
 std::string ToSqliteParameters(const std::string& sql) {
@@ -108,7 +112,7 @@ class SqliteConnection final : public SqlConnection {
   Status Error(const std::string& what, int rc = SQLITE_ERROR) const {
     if (rc == SQLITE_BUSY) {
       return Status::Busy("store " + display_ + ": busy: another writer held it for more than " +
-                          std::to_string(kBusyTimeoutMs / 1000) + " s");
+                          std::to_string(kBusyTimeoutMs / 1000) + " s (" + what + ")");
     }
     return Status::IOError("store " + display_ + ": " + what);
   }
@@ -175,7 +179,20 @@ Status OpenSqliteConnection(const std::string& path, const std::string& display,
   }
   // WAL: readers never block the writer, and a writer killed mid-transaction
   // leaves the last committed state. Foreign keys keep figures with runs.
-  KVBENCH_RETURN_IF_ERROR(conn->Execute("PRAGMA journal_mode = WAL"));
+  // Switching to WAL needs the database to itself, and SQLite answers BUSY at
+  // once rather than call the busy handler when another connection holds it
+  // (two processes creating a store together): wait and retry, as the busy
+  // timeout would. A store already in WAL mode stays there without a switch.
+  std::vector<SqlRow> mode;
+  KVBENCH_RETURN_IF_ERROR(conn->Query("PRAGMA journal_mode", {}, &mode));
+  if (mode.empty() || SqlText(mode[0][0]) != "wal") {
+    for (int waited_ms = 0;; waited_ms += kWalRetryMs) {
+      const Status s = conn->Execute("PRAGMA journal_mode = WAL");
+      if (s.ok()) break;
+      if (s.code() != Status::Code::kBusy || waited_ms >= kBusyTimeoutMs) return s;
+      std::this_thread::sleep_for(std::chrono::milliseconds(kWalRetryMs));
+    }
+  }
   KVBENCH_RETURN_IF_ERROR(conn->Execute("PRAGMA foreign_keys = ON"));
   *out = std::move(conn);
   return Status::OK();
