@@ -18,6 +18,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <memory>
 #include <string>
 #include <vector>
@@ -33,6 +34,18 @@ constexpr uint64_t kBatch = 65536;
 
 double Seconds(std::chrono::steady_clock::time_point since) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - since).count();
+}
+
+// A field of /proc/self/status in bytes ("RssAnon", "RssFile"); 0 if absent.
+uint64_t StatusBytes(const std::string& field) {
+  std::ifstream status("/proc/self/status");
+  std::string line;
+  while (std::getline(status, line)) {
+    if (line.rfind(field + ":", 0) == 0) {
+      return std::strtoull(line.c_str() + field.size() + 1, nullptr, 10) * 1024;
+    }
+  }
+  return 0;
 }
 
 uint64_t PeakRssBytes() {
@@ -125,6 +138,9 @@ int main(int argc, char** argv) {
   Load(db.get(), *keys, nullptr, count, path, /*report=*/true);
   const uint64_t loaded_bytes = std::filesystem::file_size(path);
   const uint64_t load_peak_rss = PeakRssBytes();
+  // Pages read through pbtree's mapping of its file count in RSS as file
+  // pages (the kernel's page cache, reclaimable), apart from its own memory.
+  const uint64_t load_rss_anon = StatusBytes("RssAnon"), load_rss_file = StatusBytes("RssFile");
 
   // Half the keys, chosen at random, deleted in transactions of kBatch.
   kvbench::datasets::Rng rng(11);
@@ -178,6 +194,9 @@ int main(int argc, char** argv) {
   std::printf("peak RSS of the load:     %14llu bytes (%.1f per key loaded)\n",
               static_cast<unsigned long long>(load_peak_rss),
               double(load_peak_rss) / double(count));
+  std::printf("RSS at the load's end:    %14llu bytes anonymous (%.1f per key), %llu file-backed\n",
+              static_cast<unsigned long long>(load_rss_anon), double(load_rss_anon) / double(count),
+              static_cast<unsigned long long>(load_rss_file));
   std::filesystem::remove_all(dir);
   return 0;
 }

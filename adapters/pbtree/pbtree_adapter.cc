@@ -130,6 +130,7 @@ Status ParsePbtreeOptions(const EngineOptions& options, pbtree::Options* out) {
   KVBENCH_RETURN_IF_ERROR(options.GetBytes("pbtree.cache_size", &cache));
   KVBENCH_RETURN_IF_ERROR(options.GetInt64("pbtree.restart_interval", &interval));
   KVBENCH_RETURN_IF_ERROR(options.GetInt64("pbtree.internal_restart_interval", &internal_interval));
+  KVBENCH_RETURN_IF_ERROR(options.GetBool("pbtree.mmap_reads", &out->mmap_reads));
   if (page_size != 4096 && page_size != 8192 && page_size != 16384 && page_size != 32768) {
     return Status::InvalidArgument("option 'pbtree.page_size': " + std::to_string(page_size) +
                                    " (must be 4096, 8192, 16384 or 32768)");
@@ -173,6 +174,9 @@ class PbtreeAdapter final : public Adapter {
          "slower"},
         {"pbtree.internal_restart_interval", "8",
          "the same in internal pages, which every search crosses: short blocks, little space"},
+        {"pbtree.mmap_reads", "true",
+         "read committed pages through a read-only mapping of the file, each checked once per "
+         "open (false: pread into the cache)"},
     };
   }
 

@@ -54,11 +54,14 @@ std::string Versioned(uint64_t v) {
 }
 uint64_t VersionOf(Slice value) { return std::stoull(std::string(value.substr(1))); }
 
-class ConcurrencyTest : public ::testing::Test {
+// Parameter: PagerOptions::mmap_reads (committed pages through the mapping,
+// or through pread into the cache).
+class ConcurrencyTest : public ::testing::TestWithParam<bool> {
  protected:
   void SetUp() override {
     Options options;
     options.cache_bytes = 64 * 4096;  // far below the file: constant eviction
+    options.mmap_reads = GetParam();
     ASSERT_TRUE(DB::Open(options, dir_.File("db"), &db_).ok());
     std::unique_ptr<WriteTxn> txn;
     ASSERT_TRUE(db_->BeginWrite(&txn).ok());
@@ -175,7 +178,7 @@ void CheckGets(DB* db, const std::vector<std::string>& group, const std::atomic<
   }
 }
 
-TEST_F(ConcurrencyTest, ReadersSeeWholeCommitsWhileTheWriterCommits) {
+TEST_P(ConcurrencyTest, ReadersSeeWholeCommitsWhileTheWriterCommits) {
   constexpr int kBatches = 150;
   std::atomic<bool> stop{false};
   Findings txns, cursors, gets;
@@ -213,7 +216,7 @@ TEST_F(ConcurrencyTest, ReadersSeeWholeCommitsWhileTheWriterCommits) {
 
 // Reads pinned at an old snapshot keep it whole while the writer goes on:
 // the pages it reaches are not reused under it.
-TEST_F(ConcurrencyTest, AnOldSnapshotStaysWholeAcrossManyCommits) {
+TEST_P(ConcurrencyTest, AnOldSnapshotStaysWholeAcrossManyCommits) {
   std::unique_ptr<ReadTxn> old;
   ASSERT_TRUE(db_->BeginRead(&old).ok());
   std::unique_ptr<Cursor> old_cursor = old->NewCursor();
@@ -241,7 +244,7 @@ std::string ZKey(int i) {
   return buf;
 }
 
-TEST_F(ConcurrencyTest, ASecondWriterGetsBusyAndManyCursorsMayBeOpen) {
+TEST_P(ConcurrencyTest, ASecondWriterGetsBusyAndManyCursorsMayBeOpen) {
   std::unique_ptr<WriteTxn> txn;
   ASSERT_TRUE(db_->BeginWrite(&txn).ok());
   Status second;
@@ -272,6 +275,11 @@ TEST_F(ConcurrencyTest, ASecondWriterGetsBusyAndManyCursorsMayBeOpen) {
   EXPECT_TRUE(s.ok()) << s.ToString();
   EXPECT_TRUE(db_->Check().ok());
 }
+
+INSTANTIATE_TEST_SUITE_P(ReadPaths, ConcurrencyTest, ::testing::Values(true, false),
+                         [](const ::testing::TestParamInfo<bool>& info) {
+                           return info.param ? "mmap" : "pread";
+                         });
 
 }  // namespace
 }  // namespace pbtree

@@ -33,6 +33,7 @@ struct ModelParams {
   uint32_t restart_interval;
   uint32_t cache_pages;  // small caches make reads go to disk and evict
   uint32_t max_txn_ops;  // transactions have 1..max_txn_ops operations
+  bool mmap_reads = true;  // false: every read through pread into the cache
 };
 
 class ModelTest : public ::testing::TestWithParam<ModelParams> {
@@ -50,6 +51,7 @@ class ModelTest : public ::testing::TestWithParam<ModelParams> {
     options.cache_bytes = uint64_t{GetParam().cache_pages} * GetParam().page_size;
     options.leaf_restart_interval = GetParam().restart_interval;
     options.internal_restart_interval = GetParam().restart_interval;
+    options.mmap_reads = GetParam().mmap_reads;
     Status s = DB::Open(options, path_, &db_);
     ASSERT_TRUE(s.ok()) << s.ToString();
   }
@@ -290,7 +292,8 @@ TEST_P(ModelTest, RandomOperationsMatchStdMap) {
 }
 
 std::string ParamName(const ::testing::TestParamInfo<ModelParams>& info) {
-  return "seed" + std::to_string(info.param.seed) + "_page" + std::to_string(info.param.page_size);
+  return "seed" + std::to_string(info.param.seed) + "_page" + std::to_string(info.param.page_size) +
+         (info.param.mmap_reads ? "" : "_pread");
 }
 
 INSTANTIATE_TEST_SUITE_P(Seeds, ModelTest,
@@ -303,7 +306,9 @@ INSTANTIATE_TEST_SUITE_P(Seeds, ModelTest,
                                            ModelParams{7, 32768, 2000, 16, 4096, 300},
                                            ModelParams{8, 4096, 50, 2, 64, 20},
                                            ModelParams{9, 4096, 2000, 64, 4096, 300},
-                                           ModelParams{10, 8192, 1000, 16, 256, 200}),
+                                           ModelParams{10, 8192, 1000, 16, 256, 200},
+                                           ModelParams{11, 4096, 300, 16, 64, 100, false},
+                                           ModelParams{12, 4096, 2000, 16, 4096, 300, false}),
                          ParamName);
 
 }  // namespace

@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <sys/file.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/uio.h>
 #include <unistd.h>
@@ -158,7 +159,30 @@ PagerCounters Pager::counters() const {
 }
 
 Pager::~Pager() {
+  if (map_ != nullptr) ::munmap(const_cast<uint8_t*>(map_), map_bytes_);
   if (fd_ >= 0) ::close(fd_);
+}
+
+void Pager::MapFile() {
+  if (!options_.mmap_reads) return;
+  // A reservation of address space, not memory: twice the file, at least
+  // 16 GiB, so the mapping need not move (readers hold pointers into it)
+  // while the file grows. Pages past it are read with pread.
+  const uint64_t want = std::max<uint64_t>(uint64_t{16} << 30, 2 * file_size_);
+  const uint64_t pages = std::min<uint64_t>(want / page_size_, UINT32_MAX);
+  const size_t bytes = static_cast<size_t>(pages) * page_size_;
+  void* m = ::mmap(nullptr, bytes, PROT_READ, MAP_SHARED, fd_, 0);
+  if (m == MAP_FAILED) return;  // reads stay on pread
+  map_ = static_cast<const uint8_t*>(m);
+  map_bytes_ = bytes;
+  checked_.reset(new std::atomic<uint64_t>[pages / 64 + 1]());
+  ExtendMapped();
+}
+
+void Pager::ExtendMapped() {
+  if (map_ == nullptr) return;
+  const uint64_t pages = std::min<uint64_t>(file_size_ / page_size_, map_bytes_ / page_size_);
+  mapped_pages_.store(static_cast<uint32_t>(pages), std::memory_order_release);
 }
 
 Status Pager::Open(const std::string& path, const PagerOptions& options,
@@ -212,6 +236,7 @@ Status Pager::Open(const std::string& path, const PagerOptions& options,
   std::unique_ptr<Pager> p(new Pager(path, options, fd, meta));
   p->recovered_ = recovered;
   p->file_size_ = std::max<uint64_t>(file_size, 2ull * meta.page_size);
+  p->MapFile();
   PBTREE_RETURN_IF_ERROR(p->LoadFreeMap());
   *pager = std::move(p);
   return Status::OK();
@@ -241,12 +266,23 @@ Status Pager::PreadPage(uint32_t page_no, uint8_t* buf) {
     return Status::Corruption(path_ + ": truncated: page " + std::to_string(page_no) +
                               " is past the end of the file");
   }
+  return Status::OK();
+}
+
+Status Pager::CheckPage(uint32_t page_no, const uint8_t* buf) {
   if (options_.verify_checksums && !ChecksumMatches(buf, page_size_, page_no)) {
     return Status::Corruption(path_ + ": page " + std::to_string(page_no) + ": checksum mismatch");
   }
   if (GetPageTxn(buf) > snapshot_txn_.load(std::memory_order_relaxed)) {
     return Status::Corruption(path_ + ": page " + std::to_string(page_no) +
                               " was written after the last commit");
+  }
+  const PageType type = GetPageType(buf);
+  if (type == PageType::kLeaf || type == PageType::kInternal) {
+    return ValidateNodePage(buf, page_size_, page_no).WithContext(path_);
+  }
+  if (type != PageType::kOverflow && type != PageType::kFreeMap) {
+    return Status::Corruption(path_ + ": page " + std::to_string(page_no) + ": unknown page type");
   }
   return Status::OK();
 }
@@ -257,13 +293,22 @@ Status Pager::ReadChecked(uint32_t page_no, uint32_t page_count, uint8_t* buf) {
                               " outside the file");
   }
   PBTREE_RETURN_IF_ERROR(PreadPage(page_no, buf));
-  const PageType type = GetPageType(buf);
-  if (type == PageType::kLeaf || type == PageType::kInternal) {
-    return ValidateNodePage(buf, page_size_, page_no).WithContext(path_);
+  return CheckPage(page_no, buf);
+}
+
+// Any thread. Two threads checking the same page both check it.
+Status Pager::CheckMapped(uint32_t page_no, const uint8_t** page) {
+  cache_misses_.fetch_add(1, std::memory_order_relaxed);
+  const uint32_t page_count = snapshot_pages_.load(std::memory_order_acquire);
+  if (page_no < kFirstDataPage || page_no >= page_count) {
+    return Status::Corruption(path_ + ": reference to page " + std::to_string(page_no) +
+                              " outside the file");
   }
-  if (type != PageType::kOverflow && type != PageType::kFreeMap) {
-    return Status::Corruption(path_ + ": page " + std::to_string(page_no) + ": unknown page type");
-  }
+  AdviseChunkOnce(page_no);
+  const uint8_t* data = Mapped(page_no);
+  PBTREE_RETURN_IF_ERROR(CheckPage(page_no, data));
+  checked_[page_no >> 6].fetch_or(uint64_t{1} << (page_no & 63), std::memory_order_release);
+  *page = data;
   return Status::OK();
 }
 
@@ -483,6 +528,16 @@ Status Pager::Commit(uint32_t root, uint32_t depth, uint64_t entries) {
   meta.free_map_pages = free_map_.map_pages();
 
   Status s = WritePages(&write_list_, txn);
+  // The mapping shows the new bytes at once (MAP_SHARED): they are checked
+  // again when first read through it. No reader can reach these pages before
+  // Publish below.
+  if (map_ != nullptr) {
+    for (const auto& [pg, bytes] : write_list_) {
+      if (pg < map_bytes_ / page_size_) {
+        checked_[pg >> 6].fetch_and(~(uint64_t{1} << (pg & 63)), std::memory_order_relaxed);
+      }
+    }
+  }
   // Pages allocated at the end of the file and freed again were never
   // written; the file must still reach the page count.
   const uint64_t needed = static_cast<uint64_t>(meta.page_count) * page_size_;
@@ -509,6 +564,7 @@ Status Pager::Commit(uint32_t root, uint32_t depth, uint64_t entries) {
   freed_by_commit_ = free_map_.freed_committed();
   free_map_.Commit(txn);
   file_size_ = std::max(file_size_, needed);
+  ExtendMapped();
   committed_ = std::move(meta);
   Publish();
   cache_.Evict(freed_by_commit_);

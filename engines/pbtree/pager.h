@@ -1,11 +1,22 @@
 // Pager: the database file, its page cache, its free map and its meta pages,
 // and the page bookkeeping of the one write transaction.
 //
-// Reads go through pread into the page cache (never mmap), so evicting the
-// file from the OS page cache (posix_fadvise DONTNEED) really makes the next
-// open cold. A page read from disk is checked once, when it enters the cache:
-// its checksum, that its transaction id is not newer than the last commit, and
-// for leaf and internal pages their whole structure (ValidateNodePage).
+// Reads: the page cache holds the write transaction's pages and the pages
+// it committed while they stay cached. Other committed pages are read through
+// a read-only shared mapping of the file (PagerOptions::mmap_reads), as LMDB
+// reads: no syscall and no copy, and the kernel's page cache is the cache.
+// Each mapped page is checked once per open, when first read: its checksum,
+// that its transaction id is not newer than the last commit, and for leaf and
+// internal pages their whole structure (ValidateNodePage); a bit per page
+// remembers it, cleared when the writer writes the page again. Only pages
+// inside the file's known size are read through the mapping (a reference past
+// the end is read with pread and reported as truncation, never a SIGBUS), and
+// the file never shrinks while open. The mapping is a fixed reservation made
+// at open (twice the file, at least 16 GiB of address space); pages past it
+// are read with pread into the cache. With mmap_reads off every read goes
+// through pread into the cache. Either way the mapping is gone once the file
+// is closed, so evicting the file from the OS page cache (posix_fadvise
+// DONTNEED) after a close makes the next open cold.
 //
 // Threads: readers (Read, Prefetch, PinLatest, snapshot(), readers()) may run
 // on any number of threads at once, concurrently with one writer thread (the
@@ -60,6 +71,7 @@ struct PagerOptions {
   bool create_if_missing = true;
   bool sync_on_commit = false;
   bool verify_checksums = true;  // false only to let fuzzing reach the parsers
+  bool mmap_reads = true;        // committed pages through a mapping (see above)
 };
 
 // What readers need of a commit, published as one record.
@@ -121,6 +133,11 @@ class Pager {
       *page = data;
       return Status::OK();
     }
+    if (page_no < mapped_pages_.load(std::memory_order_acquire)) {
+      if (!Checked(page_no)) return CheckMapped(page_no, page);
+      *page = Mapped(page_no);
+      return Status::OK();
+    }
     return ReadFromDisk(page_no, page);
   }
 
@@ -129,7 +146,12 @@ class Pager {
   // that the two misses overlap. A hint: does nothing otherwise.
   void Prefetch(uint32_t page_no) {
     if (page_no < kFirstDataPage) return;
-    if (const uint8_t* data = cache_.Find(page_no)) {
+    const uint8_t* data = cache_.Find(page_no);
+    if (data == nullptr && page_no < mapped_pages_.load(std::memory_order_acquire) &&
+        Checked(page_no)) {
+      data = Mapped(page_no);
+    }
+    if (data != nullptr) {
       __builtin_prefetch(data);
       __builtin_prefetch(data + page_size_ - 64);
     }
@@ -169,6 +191,22 @@ class Pager {
   void Publish();
   Status LoadFreeMap();
   Status ReadFromDisk(uint32_t page_no, const uint8_t** page);
+  const uint8_t* Mapped(uint32_t page_no) const {
+    return map_ + static_cast<size_t>(page_no) * page_size_;
+  }
+  bool Checked(uint32_t page_no) const {
+    return (checked_[page_no >> 6].load(std::memory_order_acquire) >> (page_no & 63)) & 1;
+  }
+  // First read of a mapped page since the open (or since the writer wrote it):
+  // the checks ReadChecked makes, on the mapped bytes; then marks it checked.
+  Status CheckMapped(uint32_t page_no, const uint8_t** page);
+  // The checks of a page's bytes (checksum, txn id, type and structure).
+  Status CheckPage(uint32_t page_no, const uint8_t* buf);
+  // Maps the file (mmap_reads) and makes pages below file_size_ readable
+  // through the mapping.
+  void MapFile();
+  // After the writer grew the file: more pages readable through the mapping.
+  void ExtendMapped();
   // pread, checksum, transaction id and (node pages) structure.
   Status ReadChecked(uint32_t page_no, uint32_t page_count, uint8_t* buf);
   Status PreadPage(uint32_t page_no, uint8_t* buf);
@@ -197,6 +235,15 @@ class Pager {
   std::atomic<uint64_t> snapshot_entries_{0};
   std::atomic<uint32_t> snapshot_pages_{0};
   std::atomic<uint64_t> cache_misses_{0};
+
+  // The read-only mapping (mmap_reads): map_bytes_ of address space from the
+  // file's start; pages below mapped_pages_ are inside the file and may be
+  // read through it; a set bit in checked_ says the page passed CheckPage
+  // since the open or since the writer last wrote it.
+  const uint8_t* map_ = nullptr;
+  size_t map_bytes_ = 0;
+  std::atomic<uint32_t> mapped_pages_{0};
+  std::unique_ptr<std::atomic<uint64_t>[]> checked_;
 
   std::vector<uint32_t> dirty_pages_;
   std::vector<uint32_t> freed_by_commit_;

@@ -86,6 +86,10 @@ struct Options {
   // Bytes of pages kept in memory (clean pages; an open write transaction's
   // dirty pages stay in memory on top of this until it ends).
   uint64_t cache_bytes = 256ull << 20;
+  // Read committed pages through a read-only shared mapping of the file
+  // (each page checked once per open, when first read) instead of copying
+  // them into the cache with pread. Writes always use pwrite.
+  bool mmap_reads = true;
   // Keys between full-key restart points in leaves: larger compresses better,
   // smaller searches faster.
   uint32_t leaf_restart_interval = 16;
