@@ -96,7 +96,7 @@ std::string RenderYcsbRun(const results::Repetition& rep, const YcsbTextOptions&
   const results::OpFigures& all = rep.ops.front();
   // YCSB's RunTime is the client's wall time, its own work between calls
   // included: the wall span, not kvbench's time inside the engine's calls.
-  const double seconds = rep.wall_seconds.value_or(rep.seconds);
+  const double seconds = rep.WallSeconds();
   const auto runtime_ms = std::llround(seconds * 1000);
   Line("OVERALL", "RunTime(ms)", std::to_string(runtime_ms), &out);
   // YCSB: 1000.0 * operations / RunTime(ms).

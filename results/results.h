@@ -30,7 +30,7 @@ inline constexpr const char* kResultsSchemaName = "kvbench-results";
 // 4: a repetition of a phase run by client threads carries wall_seconds, and
 // its `seconds` (what ops_per_sec divides by) is the time inside the
 // engine's calls when unthrottled. Files of schema 1 to 3 still load; their
-// `seconds` was the wall span (UsesEngineCallTime tells them apart).
+// `seconds` was the wall span (a repetition without wall_seconds is one).
 inline constexpr int kResultsSchemaVersion = 4;
 inline constexpr int kOldestReadableSchemaVersion = 1;
 // The confidence level of every interval kvbench writes.
@@ -113,6 +113,8 @@ struct Repetition {
   // time series and YCSB's RunTime use it. Files before schema 4: absent
   // (their `seconds` was this wall time).
   std::optional<double> wall_seconds;
+  // The wall time, whichever schema wrote the repetition.
+  double WallSeconds() const { return wall_seconds.value_or(seconds); }
   std::vector<OpFigures> ops;  // ops[0] is "all"
   double cpu_user_s = 0;
   double cpu_sys_s = 0;

@@ -187,7 +187,8 @@ target = 4000
     ASSERT_TRUE(rep.wall_seconds.has_value()) << phase;
     // Generating a 142-byte URL key costs about 100 ns: far above rounding.
     EXPECT_GT(*rep.wall_seconds, rep.seconds + 20e-9 * static_cast<double>(calls)) << phase;
-    EXPECT_NEAR(rep.ops[0].ops_per_sec, static_cast<double>(rep.ops[0].ops) / rep.seconds, 1e-6 * rep.ops[0].ops_per_sec);
+    EXPECT_NEAR(rep.ops[0].ops_per_sec, static_cast<double>(rep.ops[0].ops) / rep.seconds,
+                1e-6 * rep.ops[0].ops_per_sec);
   }
   const results::Repetition& two = Find(r, "get-2", "stdmap")->repetitions.at(0);
   ASSERT_TRUE(two.wall_seconds.has_value());
