@@ -7,6 +7,8 @@
 //   BM_HotGet/<engine>/threads:T  random present gets from T threads, each
 //                       with its own session, keys made before the loop (the
 //                       timed loop holds the adapter call alone)
+//   BM_OneKeyGet/<engine>  one present key again and again: the code path
+//                       alone, every page in the CPU's caches
 //   BM_Scan100/<engine> 100-entry forward scans (keys and values) from random
 //                       present keys
 //   BM_ReadersWithWriter/<engine>/<readers>  what a writer costs readers:
