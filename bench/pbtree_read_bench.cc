@@ -7,6 +7,8 @@
 //   BM_HotGet/<engine>/threads:T  random present gets from T threads, each
 //                       with its own session, keys made before the loop (the
 //                       timed loop holds the adapter call alone)
+//   BM_OneKeyGet/<engine>  one present key again and again: the code path
+//                       alone, every page in the CPU's caches
 //   BM_Scan100/<engine> 100-entry forward scans (keys and values) from random
 //                       present keys
 //   BM_ReadersWithWriter/<engine>/<readers>  what a writer costs readers:
@@ -177,6 +179,22 @@ void BM_HotGet(benchmark::State& state) {
   state.SetItemsProcessed(state.iterations());
 }
 BENCHMARK(BM_HotGet)->Arg(0)->Arg(1)->Threads(1)->Threads(2)->UseRealTime()->MinTime(1.0);
+
+// One present key, again and again: every page of its path stays in the
+// CPU's caches, so this is the cost of the code path alone (seed 001's
+// get-one-key-64k-times).
+void BM_OneKeyGet(benchmark::State& state) {
+  LoadedEngine* e = nullptr;
+  std::unique_ptr<Session> session = SessionOn(state, &e);
+  if (session == nullptr) return;
+  std::string value;
+  uint64_t found = 0;
+  for (auto _ : state) found += session->Get(e->query_keys[0], &value).ok();
+  if (found != static_cast<uint64_t>(state.iterations()))
+    state.SkipWithError("a present key was not found");
+  state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(BM_OneKeyGet)->Arg(0)->Arg(1)->MinTime(1.0);
 
 void BM_Scan100(benchmark::State& state) {
   LoadedEngine* e = nullptr;

@@ -56,7 +56,7 @@ Status TreeGet(Pager* pager, const TreeState& tree, Slice key, std::string* valu
     PBTREE_RETURN_IF_ERROR(ReadNode(pager, page_no, level, &page));
     NodePage node(const_cast<uint8_t*>(page), page_size);
     page_no = node.ChildAt(node.FindChildEntry(key, &known));
-    pager->Prefetch(page_no);
+    pager->Prefetch(page_no, /*whole_page=*/level == 1);
   }
   PBTREE_RETURN_IF_ERROR(ReadNode(pager, page_no, 0, &page));
   NodePage leaf(const_cast<uint8_t*>(page), page_size);

@@ -195,6 +195,7 @@ Status DB::GetStats(Stats* stats) {
   stats->syncs = c.syncs;
   stats->commits = c.commits;
   stats->recovered_from_bad_meta = pager_->recovered_from_bad_meta();
+  stats->huge_mapping = pager_->huge_mapping();
   return Status::OK();
 }
 

@@ -108,7 +108,7 @@ void Cursor::Seek(Slice target) {
       const uint32_t pos = node.FindChildEntry(target, &known);
       path_.push_back(Level{page_no, pos});
       page_no = node.ChildAt(pos);
-      pager->Prefetch(page_no);
+      pager->Prefetch(page_no, /*whole_page=*/level == 1);  // the scan reads on from there
       continue;
     }
     const SeekResult r = node.Seek(target, known);

@@ -55,6 +55,7 @@ Status DB::OpenPager() {
   po.sync_on_commit = options_.sync == SyncMode::kCommit;
   po.verify_checksums = options_.verify_checksums;
   po.mmap_reads = options_.mmap_reads;
+  po.huge_mapping = options_.huge_mapping;
   PBTREE_RETURN_IF_ERROR(Pager::Open(path_, po, &pager_));
   // A reorganize interrupted by a crash leaves its unfinished new file; we
   // hold the database's lock, so nobody is writing it now.

@@ -225,7 +225,8 @@ TEST_F(CursorTest, RangeScansBothWays) {
   EXPECT_TRUE(c->status().ok());
 
   // A range [from, to) forward and (to, from] backward.
-  const std::string from = "https://docs.example.com/catalog/3", to = "https://docs.example.com/catalog/5";
+  const std::string from = "https://docs.example.com/catalog/3",
+                    to = "https://docs.example.com/catalog/5";
   size_t n = 0;
   for (c->Seek(from); c->Valid() && c->key() < to; c->Next()) ++n;
   size_t expected = std::distance(model_.lower_bound(from), model_.lower_bound(to));
@@ -376,6 +377,37 @@ TEST_F(DbTest, SyncModeCommitSyncsEveryCommit) {
   for (int i = 0; i < 5; ++i) ASSERT_TRUE(db_->Put(UrlKey(i), "v").ok());
   ASSERT_TRUE(db_->GetStats(&stats).ok());
   EXPECT_EQ(stats.syncs, 0u) << "sync=none never fsyncs";
+}
+
+// Huge pages behind the read mapping: asked for on a small file unless
+// turned off (or there is no mapping); only a kernel without transparent huge
+// pages refuses them.
+TEST_F(DbTest, HugeMappingFollowsItsOption) {
+  for (int i = 0; i < 100; ++i) ASSERT_TRUE(db_->Put(UrlKey(i), "v").ok());
+  Stats stats;
+  ASSERT_TRUE(db_->GetStats(&stats).ok());
+  if (std::filesystem::exists("/sys/kernel/mm/transparent_hugepage/enabled")) {
+    EXPECT_TRUE(stats.huge_mapping) << "a file far below a quarter of memory";
+  }
+  Options options;
+  options.huge_mapping = false;
+  Open(options);
+  ASSERT_TRUE(db_->GetStats(&stats).ok());
+  EXPECT_FALSE(stats.huge_mapping);
+  EXPECT_EQ(Get(UrlKey(7)), "v");
+  options = Options();
+  options.mmap_reads = false;
+  Open(options);
+  ASSERT_TRUE(db_->GetStats(&stats).ok());
+  EXPECT_FALSE(stats.huge_mapping) << "no mapping, no huge pages";
+  EXPECT_EQ(Get(UrlKey(7)), "v");
+  // A new (empty) file too.
+  options = Options();
+  options.huge_mapping = false;
+  std::unique_ptr<DB> empty;
+  ASSERT_TRUE(DB::Open(options, dir_.File("new"), &empty).ok());
+  ASSERT_TRUE(empty->GetStats(&stats).ok());
+  EXPECT_FALSE(stats.huge_mapping);
 }
 
 TEST_F(DbTest, ReadOnlyHandles) {

@@ -176,6 +176,14 @@ void Pager::MapFile() {
   map_ = static_cast<const uint8_t*>(m);
   map_bytes_ = bytes;
   checked_.reset(new std::atomic<uint64_t>[pages / 64 + 1]());
+  if (options_.huge_mapping) {
+    const long memory_pages = ::sysconf(_SC_PHYS_PAGES);
+    const long memory_page_size = ::sysconf(_SC_PAGESIZE);
+    if (memory_pages > 0 && memory_page_size > 0) {
+      huge_limit_ =
+          static_cast<uint64_t>(memory_pages) * static_cast<uint64_t>(memory_page_size) / 4;
+    }
+  }
   ExtendMapped();
 }
 
@@ -183,6 +191,22 @@ void Pager::ExtendMapped() {
   if (map_ == nullptr) return;
   const uint64_t pages = std::min<uint64_t>(file_size_ / page_size_, map_bytes_ / page_size_);
   mapped_pages_.store(static_cast<uint32_t>(pages), std::memory_order_release);
+  AdviseMapping();
+}
+
+void Pager::AdviseMapping() {
+  const bool want = huge_limit_ > 0 && file_size_ <= huge_limit_;
+  if (want == huge_mapped_.load(std::memory_order_relaxed)) return;
+  void* map = const_cast<uint8_t*>(map_);
+  if (want) {
+    // Fails (EINVAL) on a kernel without transparent huge pages: the reads
+    // then keep the 128 KiB read-around of AdviseChunkOnce.
+    huge_mapped_.store(::madvise(map, map_bytes_, MADV_HUGEPAGE) == 0, std::memory_order_relaxed);
+  } else {
+    // The file outgrew the limit: faults from now on map ordinary pages.
+    ::madvise(map, map_bytes_, MADV_NOHUGEPAGE);
+    huge_mapped_.store(false, std::memory_order_relaxed);
+  }
 }
 
 Status Pager::Open(const std::string& path, const PagerOptions& options,
@@ -344,6 +368,9 @@ Status Pager::ReadFromDisk(uint32_t page_no, const uint8_t** page) {
 // request size; the flag vector keeps the hint to one syscall per chunk per
 // open, so hot reads pay nothing. Only a hint: correctness never depends on it.
 void Pager::AdviseChunkOnce(uint32_t page_no) {
+  // The kernel reads 2-4 MiB around a fault of a huge-page mapping by itself;
+  // WILLNEED would fill the page cache with small pages first and defeat it.
+  if (huge_mapped_.load(std::memory_order_relaxed)) return;
   const uint64_t offset = static_cast<uint64_t>(page_no) * page_size_;
   const size_t chunk = static_cast<size_t>(offset / kReadaheadChunkBytes);
   {

@@ -18,6 +18,13 @@
 // is closed, so evicting the file from the OS page cache (posix_fadvise
 // DONTNEED) after a close makes the next open cold.
 //
+// Reading around a miss: while the file is at most a quarter of the machine's
+// memory (PagerOptions::huge_mapping), the mapping asks for huge pages
+// (MADV_HUGEPAGE), so the kernel reads 2-4 MiB around a faulting page and,
+// where the file system keeps large folios, maps 2 MiB per fault and per TLB
+// entry. Otherwise each first miss in an aligned 128 KiB chunk asks the
+// kernel to read the whole chunk (posix_fadvise WILLNEED). Both are hints.
+//
 // Threads: readers (Read, Prefetch, PinLatest, snapshot(), readers()) may run
 // on any number of threads at once, concurrently with one writer thread (the
 // rest of the write-side API). A reader announces itself in the ReaderTable
@@ -72,6 +79,7 @@ struct PagerOptions {
   bool sync_on_commit = false;
   bool verify_checksums = true;  // false only to let fuzzing reach the parsers
   bool mmap_reads = true;        // committed pages through a mapping (see above)
+  bool huge_mapping = true;      // huge pages behind it while the file is small (see above)
 };
 
 // What readers need of a commit, published as one record.
@@ -124,6 +132,8 @@ class Pager {
   // Whether one meta slot was invalid at open (a torn or damaged meta page;
   // the other, valid one was used).
   bool recovered_from_bad_meta() const { return recovered_; }
+  // Huge pages behind the read mapping (see above).
+  bool huge_mapping() const { return huge_mapped_.load(std::memory_order_relaxed); }
 
   // The page's bytes, valid until the next Pager call that may read or
   // allocate (the frame may then be evicted). Corruption when the page fails
@@ -141,19 +151,27 @@ class Pager {
     return ReadFromDisk(page_no, page);
   }
 
-  // Starts loading the first and last cache lines of page_no when it is
-  // cached (the header and the restart array that a search reads first), so
-  // that the two misses overlap. A hint: does nothing otherwise.
-  void Prefetch(uint32_t page_no) {
+  // Starts loading page_no into the CPU's caches when it is in memory
+  // (cached, or mapped and checked), so that its misses overlap. A hint: does
+  // nothing otherwise. By default only the first and last lines (the header
+  // and the restart array, which a search reads first). With `whole_page`,
+  // every line: a search of a page that is not in the CPU's caches otherwise
+  // waits three times (restart array, restart keys, then its block), and a
+  // leaf, the page a lookup most likely finds there only in RAM, is worth one
+  // wait of the whole page. About 64 prefetch instructions when the page is
+  // already in the CPU's caches.
+  void Prefetch(uint32_t page_no, bool whole_page = false) {
     if (page_no < kFirstDataPage) return;
     const uint8_t* data = cache_.Find(page_no);
     if (data == nullptr && page_no < mapped_pages_.load(std::memory_order_acquire) &&
         Checked(page_no)) {
       data = Mapped(page_no);
     }
-    if (data != nullptr) {
-      __builtin_prefetch(data);
-      __builtin_prefetch(data + page_size_ - 64);
+    if (data == nullptr) return;
+    __builtin_prefetch(data);
+    __builtin_prefetch(data + page_size_ - 64);
+    if (whole_page) {
+      for (uint32_t line = 64; line < page_size_ - 64; line += 64) __builtin_prefetch(data + line);
     }
   }
 
@@ -207,6 +225,8 @@ class Pager {
   void MapFile();
   // After the writer grew the file: more pages readable through the mapping.
   void ExtendMapped();
+  // Huge pages behind the mapping while file_size_ <= huge_limit_ (see above).
+  void AdviseMapping();
   // pread, checksum, transaction id and (node pages) structure.
   Status ReadChecked(uint32_t page_no, uint32_t page_count, uint8_t* buf);
   Status PreadPage(uint32_t page_no, uint8_t* buf);
@@ -244,6 +264,8 @@ class Pager {
   size_t map_bytes_ = 0;
   std::atomic<uint32_t> mapped_pages_{0};
   std::unique_ptr<std::atomic<uint64_t>[]> checked_;
+  uint64_t huge_limit_ = 0;               // a quarter of memory; 0: never huge
+  std::atomic<bool> huge_mapped_{false};  // the kernel accepted MADV_HUGEPAGE
 
   std::vector<uint32_t> dirty_pages_;
   std::vector<uint32_t> freed_by_commit_;
