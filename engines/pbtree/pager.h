@@ -139,15 +139,11 @@ class Pager {
   // allocate (the frame may then be evicted). Corruption when the page fails
   // its checks; IOError when the read fails.
   Status Read(uint32_t page_no, const uint8_t** page) {
-    if (uint8_t* data = cache_.Find(page_no)) {
+    if (const uint8_t* data = InMemory(page_no)) {
       *page = data;
       return Status::OK();
     }
-    if (page_no < mapped_pages_.load(std::memory_order_acquire)) {
-      if (!Checked(page_no)) return CheckMapped(page_no, page);
-      *page = Mapped(page_no);
-      return Status::OK();
-    }
+    if (page_no < mapped_pages_.load(std::memory_order_acquire)) return CheckMapped(page_no, page);
     return ReadFromDisk(page_no, page);
   }
 
@@ -162,11 +158,7 @@ class Pager {
   // already in the CPU's caches.
   void Prefetch(uint32_t page_no, bool whole_page = false) {
     if (page_no < kFirstDataPage) return;
-    const uint8_t* data = cache_.Find(page_no);
-    if (data == nullptr && page_no < mapped_pages_.load(std::memory_order_acquire) &&
-        Checked(page_no)) {
-      data = Mapped(page_no);
-    }
+    const uint8_t* data = InMemory(page_no);
     if (data == nullptr) return;
     __builtin_prefetch(data);
     __builtin_prefetch(data + page_size_ - 64);
@@ -211,6 +203,15 @@ class Pager {
   Status ReadFromDisk(uint32_t page_no, const uint8_t** page);
   const uint8_t* Mapped(uint32_t page_no) const {
     return map_ + static_cast<size_t>(page_no) * page_size_;
+  }
+  // The page's bytes when they can be read without a check or a read: cached,
+  // or mapped and already checked. nullptr otherwise.
+  const uint8_t* InMemory(uint32_t page_no) {
+    if (const uint8_t* data = cache_.Find(page_no)) return data;
+    if (page_no < mapped_pages_.load(std::memory_order_acquire) && Checked(page_no)) {
+      return Mapped(page_no);
+    }
+    return nullptr;
   }
   bool Checked(uint32_t page_no) const {
     return (checked_[page_no >> 6].load(std::memory_order_acquire) >> (page_no & 63)) & 1;
