@@ -25,4 +25,13 @@ void AppendHex(std::string_view bytes, std::string* out) {
   }
 }
 
+uint64_t Fnv1a64(std::string_view text) {
+  uint64_t h = 0xcbf29ce484222325ULL;
+  for (unsigned char c : text) {
+    h ^= c;
+    h *= 0x100000001b3ULL;
+  }
+  return h;
+}
+
 }  // namespace kvbench
