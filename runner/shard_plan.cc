@@ -20,14 +20,6 @@ namespace {
 // different rules must not merge.
 constexpr int kShardingRulesVersion = 1;
 
-uint64_t Fnv1a64(std::string_view text) {
-  uint64_t h = 0xcbf29ce484222325ULL;
-  for (unsigned char c : text) {
-    h ^= c;
-    h *= 0x100000001b3ULL;
-  }
-  return h;
-}
 
 // Reads leave the engine as they found it (its data, key count and record
 // table; the page cache aside). Everything else changes its state.

@@ -1,0 +1,305 @@
+#include "adapters/whitedb/whitedb_record_table.h"
+
+#include <whitedb/dbapi.h>
+// indexapi.h declares C functions without extern "C" (and needs dbapi.h first).
+extern "C" {
+#include <whitedb/indexapi.h>
+}
+
+#include <string>
+
+#include "adapters/whitedb/whitedb_encoding.h"
+
+namespace kvbench {
+namespace {
+
+// wg_set_new_field's answer for a field that holds data or a bad field number
+// (its other errors come after the value is stored).
+constexpr wg_int kRefusedBeforeStoring = -2;
+
+bool IsReference(void* db, wg_int encoded) {
+  return encoded != 0 && wg_get_encoded_type(db, encoded) == WG_RECORDTYPE;
+}
+
+}  // namespace
+
+[[gnu::cold, gnu::noinline]] Status WhitedbRecordTable::NoRecord(RecordId id) const {
+  return Status::NotFound("whitedb: no record with id " + std::to_string(id));
+}
+
+[[gnu::cold, gnu::noinline]] Status WhitedbRecordTable::BadField(uint32_t field) const {
+  return Status::InvalidArgument("whitedb: field " + std::to_string(field) +
+                                 " out of range for a table of " + std::to_string(field_count_) +
+                                 " fields");
+}
+
+[[gnu::cold, gnu::noinline]] Status WhitedbRecordTable::BadTarget(RecordId target) const {
+  return Status::InvalidArgument("whitedb: a reference to " + std::to_string(target) +
+                                 ", which is not a live record");
+}
+
+Status WhitedbRecordTable::CreateRecord(RecordId* id) {
+  WhitedbCallLock lock(*lock_, WhitedbCallLock::kWrite);
+  if (!lock.ok()) return lock.status();
+  void* record = wg_create_record(db_, field_count_);
+  if (record == nullptr) return shared_->Full("a record");
+  *id = static_cast<RecordId>(wg_encode_record(db_, record));
+  shared_->MarkLive(*id);
+  return Status::OK();
+}
+
+Status WhitedbRecordTable::InsertRecord(const std::vector<FieldValue>& fields, RecordId* id) {
+  if (fields.size() != field_count_) {
+    return Status::InvalidArgument("whitedb: insert of " + std::to_string(fields.size()) +
+                                   " fields into a table of " + std::to_string(field_count_));
+  }
+  WhitedbCallLock lock(*lock_, WhitedbCallLock::kWrite);
+  if (!lock.ok()) return lock.status();
+  void* record = wg_create_raw_record(db_, field_count_);
+  if (record == nullptr) return shared_->Full("a record");
+  for (uint32_t f = 0; f < field_count_; ++f) {
+    const FieldValue& v = fields[f];
+    wg_int encoded;
+    // Integers first: the seed's common field, one branch.
+    if (v.type == FieldType::kInt64) {
+      encoded = wg_encode_int(db_, v.int_value);
+    } else if (v.type == FieldType::kNull) {
+      if (!Indexed(f)) continue;  // a raw record's fields are NULL already
+      encoded = 0;
+    } else {
+      if (v.type == FieldType::kReference && !shared_->IsLive(v.reference)) {
+        return InsertFailed(record, f, BadTarget(v.reference));
+      }
+      Status s = EncodeWhitedbValue(db_, v, &encoded);
+      if (!s.ok()) return InsertFailed(record, f, std::move(s));
+    }
+    if (encoded == WG_ILLEGAL) return InsertFailed(record, f, shared_->Full("a field value"));
+    const wg_int r = wg_set_new_field(db_, record, f, encoded);
+    if (r < 0) {
+      if (r == kRefusedBeforeStoring) wg_free_encoded(db_, encoded);
+      return InsertFailed(record, r == kRefusedBeforeStoring ? f : f + 1,
+                          shared_->Full("an index entry"));
+    }
+  }
+  *id = static_cast<RecordId>(wg_encode_record(db_, record));
+  shared_->MarkLive(*id);
+  return Status::OK();
+}
+
+[[gnu::cold, gnu::noinline]] Status WhitedbRecordTable::InsertFailed(void* record,
+                                                                     uint32_t unset_from,
+                                                                     Status cause) {
+  // wg_delete_record takes every indexed field out of its index, so the
+  // indexed fields not set yet enter theirs as NULL first (best effort: the
+  // database may be full).
+  for (uint32_t f = unset_from; f < field_count_; ++f) {
+    if (Indexed(f)) wg_set_new_field(db_, record, f, 0);
+  }
+  wg_delete_record(db_, record);
+  return cause;
+}
+
+Status WhitedbRecordTable::SetField(RecordId id, uint32_t field, const FieldValue& value,
+                                    SetMode mode) {
+  if (field >= field_count_) return BadField(field);
+  WhitedbCallLock lock(*lock_, WhitedbCallLock::kWrite);
+  if (!lock.ok()) return lock.status();
+  if (!shared_->IsLive(id)) return NoRecord(id);
+  if (value.type == FieldType::kReference && !shared_->IsLive(value.reference)) {
+    return BadTarget(value.reference);
+  }
+  wg_int encoded;
+  KVBENCH_RETURN_IF_ERROR(EncodeWhitedbValue(db_, value, &encoded));
+  if (encoded == WG_ILLEGAL) return shared_->Full("a field value");
+  void* record = Record(id);
+  wg_int r;
+  if (mode == SetMode::kNew && !Indexed(field)) {
+    r = wg_set_new_field(db_, record, field, encoded);
+  } else {
+    // A replaced reference may have been the last one to a tombstone.
+    const wg_int old = shared_->tombstones.empty() ? 0 : wg_get_field(db_, record, field);
+    r = wg_set_field(db_, record, field, encoded);
+    if (r >= 0 && IsReference(db_, old)) {
+      targets_.assign(1, old);
+      ReapTargets();
+    }
+  }
+  if (r == kRefusedBeforeStoring) {
+    wg_free_encoded(db_, encoded);
+    return Status::InvalidArgument("whitedb: field " + std::to_string(field) +
+                                   " set as new holds a value already");
+  }
+  if (r < 0) return shared_->Full("an index entry");
+  return Status::OK();
+}
+
+Status WhitedbRecordTable::GetField(RecordId id, uint32_t field, FieldValue* value) {
+  if (field >= field_count_) return BadField(field);
+  WhitedbCallLock lock(*lock_, WhitedbCallLock::kRead);
+  if (!lock.ok()) return lock.status();
+  if (!shared_->IsLive(id)) return NoRecord(id);
+  return DecodeWhitedbValue(db_, wg_get_field(db_, Record(id), field), value);
+}
+
+Status WhitedbRecordTable::GetRecord(RecordId id, std::vector<FieldValue>* fields) {
+  WhitedbCallLock lock(*lock_, WhitedbCallLock::kRead);
+  if (!lock.ok()) return lock.status();
+  if (!shared_->IsLive(id)) return NoRecord(id);
+  void* record = Record(id);
+  fields->resize(field_count_);
+  for (uint32_t f = 0; f < field_count_; ++f) {
+    KVBENCH_RETURN_IF_ERROR(DecodeWhitedbValue(db_, wg_get_field(db_, record, f), &(*fields)[f]));
+  }
+  return Status::OK();
+}
+
+Status WhitedbRecordTable::DeleteRecord(RecordId id) {
+  WhitedbCallLock lock(*lock_, WhitedbCallLock::kWrite);
+  if (!lock.ok()) return lock.status();
+  if (!shared_->IsLive(id)) return NoRecord(id);
+  void* record = Record(id);
+  // The tombstones this record refers to may lose their last reference.
+  targets_.clear();
+  if (!shared_->tombstones.empty()) {
+    for (uint32_t f = 0; f < field_count_; ++f) {
+      const wg_int v = wg_get_field(db_, record, f);
+      if (IsReference(db_, v) && v != static_cast<wg_int>(id)) targets_.push_back(v);
+    }
+  }
+  wg_int r = wg_delete_record(db_, record);
+  if (r == -1) {
+    // Others refer to it (WhiteDB's backlinks). Clearing its fields drops
+    // its own references (one may have been to itself) and its values.
+    for (uint32_t f = 0; f < field_count_; ++f) {
+      if (wg_get_field(db_, record, f) != 0 && wg_set_field(db_, record, f, 0) < 0) {
+        return shared_->Full("an index entry");
+      }
+    }
+    r = wg_delete_record(db_, record);
+    if (r == -1) {
+      shared_->MarkDead(id);
+      shared_->tombstones.insert(id);
+      ReapTargets();
+      return Status::OK();
+    }
+  }
+  if (r != 0)
+    return Status::Internal("whitedb: wg_delete_record failed (" + std::to_string(r) + ")");
+  shared_->MarkDead(id);
+  ReapTargets();
+  return Status::OK();
+}
+
+void WhitedbRecordTable::ReapTargets() {
+  for (const wg_int target : targets_) {
+    const auto it = shared_->tombstones.find(static_cast<RecordId>(target));
+    if (it == shared_->tombstones.end()) continue;
+    void* record = Record(*it);
+    if (wg_get_first_parent(db_, record) != nullptr) continue;
+    if (wg_delete_record(db_, record) == 0) shared_->tombstones.erase(it);
+  }
+}
+
+Status WhitedbRecordTable::ScanEqual(uint32_t field, const FieldValue& value, size_t limit,
+                                     std::vector<RecordId>* matches, uint64_t* examined) {
+  if (field >= field_count_) return BadField(field);
+  WhitedbCallLock lock(*lock_, WhitedbCallLock::kRead);
+  if (!lock.ok()) return lock.status();
+  matches->clear();
+  const WhitedbFieldProbe probe(db_, value);
+  // Every record in the database is this table's (one table per database);
+  // only tombstones are skipped.
+  const bool skip_tombstones = !shared_->tombstones.empty();
+  uint64_t seen = 0;
+  for (void* record = wg_get_first_record(db_); record != nullptr;
+       record = wg_get_next_record(db_, record)) {
+    if (skip_tombstones && !shared_->IsLive(static_cast<RecordId>(wg_encode_record(db_, record)))) {
+      continue;
+    }
+    ++seen;
+    if (probe.Matches(wg_get_field(db_, record, field))) {
+      matches->push_back(static_cast<RecordId>(wg_encode_record(db_, record)));
+      if (limit != 0 && matches->size() == limit) break;
+    }
+  }
+  if (examined != nullptr) *examined = seen;
+  return Status::OK();
+}
+
+Status WhitedbRecordTable::CreateIndex(uint32_t field) {
+  if (field >= field_count_) return BadField(field);
+  if (field > kWhitedbMaxIndexedField) {
+    return Status::InvalidArgument("whitedb: field " + std::to_string(field) +
+                                   ": WhiteDB indexes fields 0-" +
+                                   std::to_string(kWhitedbMaxIndexedField) + " only");
+  }
+  WhitedbCallLock lock(*lock_, WhitedbCallLock::kWrite);
+  if (!lock.ok()) return lock.status();
+  if (shared_->indexed[field]) {
+    return Status::InvalidArgument("whitedb: field " + std::to_string(field) + " has an index");
+  }
+  if (wg_create_index(db_, field, WG_INDEX_TYPE_TTREE, nullptr, 0) < 0) {
+    return shared_->Full("the index on field " + std::to_string(field));
+  }
+  shared_->indexed[field] = true;
+  shared_->any_index = true;
+  return Status::OK();
+}
+
+Status WhitedbRecordTable::QueryEqual(uint32_t field, const FieldValue& value, size_t limit,
+                                      std::vector<RecordId>* matches) {
+  if (field >= field_count_) return BadField(field);
+  // Declared before the parameter: a bytes parameter lives in the database
+  // and is released under the lock.
+  WhitedbCallLock lock(*lock_, WhitedbQueryParam::NeedsWriteLock(value) ? WhitedbCallLock::kWrite
+                                                                        : WhitedbCallLock::kRead);
+  if (!lock.ok()) return lock.status();
+  if (!Indexed(field)) {
+    return Status::InvalidArgument("whitedb: field " + std::to_string(field) + " has no index");
+  }
+  matches->clear();
+  const bool reference = value.type == FieldType::kReference;
+  // WhiteDB compares records by content in its index; only a real record
+  // may be compared, and only the same record counts as equal.
+  if (reference && !shared_->IsLive(value.reference) &&
+      shared_->tombstones.count(value.reference) == 0) {
+    return Status::OK();
+  }
+  WhitedbQueryParam param(db_, value);
+  Status s = param.Encode();
+  if (s.IsNotFound()) return Status::OK();
+  KVBENCH_RETURN_IF_ERROR(s);
+  const bool filter = reference || !shared_->tombstones.empty();
+  wg_query_arg arg{static_cast<wg_int>(field), WG_COND_EQUAL, param.encoded()};
+  wg_query* query = wg_make_query_rc(db_, nullptr, 0, &arg, 1, filter ? 0 : limit);
+  if (query == nullptr) return Status::IOError("whitedb: wg_make_query failed");
+  while (void* record = wg_fetch(db_, query)) {
+    const auto id = static_cast<RecordId>(wg_encode_record(db_, record));
+    if (filter && (!shared_->IsLive(id) ||
+                   (reference && wg_get_field(db_, record, field) != param.encoded()))) {
+      continue;
+    }
+    matches->push_back(id);
+    if (limit != 0 && matches->size() == limit) break;
+  }
+  wg_free_query(db_, query);
+  return Status::OK();
+}
+
+Status WhitedbRecordTable::FollowReference(RecordId id, uint32_t field, RecordId* target) {
+  if (field >= field_count_) return BadField(field);
+  WhitedbCallLock lock(*lock_, WhitedbCallLock::kRead);
+  if (!lock.ok()) return lock.status();
+  if (!shared_->IsLive(id)) return NoRecord(id);
+  const wg_int v = wg_get_field(db_, Record(id), field);
+  if (IsReference(db_, v)) {
+    *target = static_cast<RecordId>(v);
+    return Status::OK();
+  }
+  if (v == 0) return Status::NotFound("whitedb: reference field is NULL");
+  return Status::InvalidArgument("whitedb: field " + std::to_string(field) +
+                                 " holds WhiteDB type " +
+                                 std::to_string(wg_get_encoded_type(db_, v)) + ", not a reference");
+}
+
+}  // namespace kvbench
