@@ -26,6 +26,9 @@ struct AdapterInfo {
   std::string name;         // the engine name used in workloads and --engines
   std::string description;  // one line for `kvbench engines`
   AdapterFactory create;
+  // The shared object the engine came from (adapters/plugin/plugin_loader.h);
+  // empty for a built-in engine.
+  std::string plugin_path;
 };
 
 class AdapterRegistry {
@@ -56,7 +59,7 @@ class AdapterRegistry {
 
 }  // namespace kvbench
 
-#define KVBENCH_REGISTER_ADAPTER(ident, name, description, factory)           \
-  [[maybe_unused]] static const bool kvbench_adapter_registered_##ident =     \
-      ::kvbench::AdapterRegistry::Global().Register(                          \
-          ::kvbench::AdapterInfo{name, description, factory})
+#define KVBENCH_REGISTER_ADAPTER(ident, name, description, factory)       \
+  [[maybe_unused]] static const bool kvbench_adapter_registered_##ident = \
+      ::kvbench::AdapterRegistry::Global().Register(                      \
+          ::kvbench::AdapterInfo{name, description, factory, {}})

@@ -1,4 +1,5 @@
-// `kvbench engines`: every registered adapter with its library version,
+// `kvbench engines [--plugin P]...`: every registered adapter (built in, or
+// from a plugin, with the plugin's path) with its library version,
 // capabilities and default options.
 #include <fmt/core.h>
 
@@ -6,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "adapters/plugin/plugin_loader.h"
 #include "adapters/registry.h"
 #include "app/cli.h"
 
@@ -34,6 +36,7 @@ int ListEngines(bool verbose) {
   for (const AdapterInfo* info : AdapterRegistry::Global().All()) {
     std::unique_ptr<Adapter> adapter = info->create();
     fmt::print("{:<10} {:<12} {}\n", info->name, adapter->LibraryVersion(), info->description);
+    if (!info->plugin_path.empty()) fmt::print("           plugin: {}\n", info->plugin_path);
     fmt::print("           capabilities: {}\n", CapabilityList(adapter->capabilities()));
     for (const OptionSpec& spec : adapter->OptionSpecs()) {
       const std::string shown = spec.is_prefix ? spec.name + "<name>" : spec.name;
@@ -56,7 +59,19 @@ void AddEnginesCommand(CLI::App& app, int* exit_code) {
   cmd->footer("Example: kvbench engines -v");
   auto verbose = std::make_shared<bool>(false);
   cmd->add_flag("-v,--verbose", *verbose, "Explain each option");
-  cmd->callback([exit_code, verbose] { *exit_code = ListEngines(*verbose); });
+  auto plugins = std::make_shared<std::vector<std::string>>();
+  cmd->add_option("--plugin", *plugins,
+                  "Also list a plugin's engines: a path, or a name looked up in "
+                  "$KVBENCH_PLUGIN_PATH (repeatable)")
+      ->allow_extra_args(false);
+  cmd->callback([exit_code, verbose, plugins] {
+    if (Status s = plugin_host::LoadPlugins(*plugins, ""); !s.ok()) {
+      fmt::print(stderr, "kvbench engines: --plugin: {}\n", s.message());
+      *exit_code = kExitBadInput;
+      return;
+    }
+    *exit_code = ListEngines(*verbose);
+  });
 }
 
 }  // namespace kvbench::app

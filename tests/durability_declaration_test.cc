@@ -1,5 +1,6 @@
-// Adapter::DeclareDurability for every registered adapter: a durable adapter
-// says why (basis), and the sync options decide what it promises.
+// Adapter::DeclareDurability of the adapters with sync options: the options
+// decide what they promise. (That every durable adapter says why is a
+// conformance case: conformance/option_cases.cc.)
 #include <gtest/gtest.h>
 
 #include <map>
@@ -20,21 +21,6 @@ DurabilityDeclaration Declare(const std::string& engine,
   EXPECT_TRUE(ResolveEngineOptions(engine, adapter->OptionSpecs(), overrides, &options).ok());
   EXPECT_TRUE(adapter->CheckOptions(options).ok());
   return adapter->DeclareDurability(options);
-}
-
-TEST(DurabilityDeclaration, EveryDurableAdapterSaysWhy) {
-  for (const std::string& name : AdapterRegistry::Global().Names()) {
-    std::unique_ptr<Adapter> adapter;
-    ASSERT_TRUE(AdapterRegistry::Global().Create(name, &adapter).ok());
-    const DurabilityDeclaration d = Declare(name, {});
-    if (adapter->capabilities().durable) {
-      EXPECT_FALSE(d.basis.empty()) << name << " declares nothing about durability";
-    } else {
-      EXPECT_EQ(d.power_loss, FaultPromise::kNothing) << name << " keeps nothing";
-    }
-    // Atomic batches after a fault need atomic batches at all.
-    if (d.atomic_batches) EXPECT_TRUE(adapter->capabilities().transactional) << name;
-  }
 }
 
 TEST(DurabilityDeclaration, SyncOptionsDecideThePowerLossPromise) {
@@ -63,7 +49,10 @@ TEST(DurabilityDeclaration, LabelledEngineIsTheSameAdapter) {
   EXPECT_FALSE(AdapterRegistry::Global().Create("nosuch@full", &adapter).ok());
 }
 
-TEST(DurabilityDeclaration, IntegrityChecksRunOnAFreshDatabase) {
+// Every adapter's declaration says why (basis) and its integrity check
+// answers: conformance/option_cases.cc, run by option_check_test and by
+// `kvbench conformance`. These are the engines whose checks must pass.
+TEST(DurabilityDeclaration, IntegrityChecksPassOnAFreshDatabase) {
   for (const std::string& name : {"sqlite", "pbtree"}) {
     test::ScratchDir dir("integrity");
     std::unique_ptr<Adapter> adapter;

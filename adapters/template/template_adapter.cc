@@ -1,105 +1,215 @@
 // TEMPLATE: copy this folder to adapters/<yourengine>/, rename, and fill in.
-// It compiles as it stands (an in-memory hash table standing in for "your
-// engine") so you can start from working code; adapters/CMakeLists.txt builds
-// it only as a compile check, it is not registered in kvbench.
+// It compiles and passes `kvbench conformance` as it stands (an ordered
+// in-memory table with a handle-level transaction standing in for "your
+// engine", as Tokyo Cabinet, QDBM or Kyoto Cabinet have), so you start from
+// working code. adapters/template/CMakeLists.txt builds it into a test only
+// (template_conformance_test); it is not registered in kvbench.
 //
 // Checklist (docs/adding-an-adapter.md has the whole story):
 //  1. Options: namespaced "<engine>.<name>", defaults = the seeds' settings,
-//     one line of help each saying why.
+//     one line of help each saying why; ONE parser (ParseTemplateSettings)
+//     called by CheckOptions and Open, built from adapters/support/option_parsing.h.
 //  2. Capabilities: claim only what the engine really does; the conformance
-//     suite tests every claim (ordered -> scans, transactional -> abort,
-//     durable -> reopen).
+//     suite exercises every claim (ordered -> scans, transactional -> abort,
+//     durable -> reopen, concurrent_readers -> readers beside a writer,
+//     concurrent_writers -> writers at once, reorganize -> Reorganize).
 //  3. Every call returns a Status; NotFound for a missing key; never throw,
 //     never print, never read a clock (the runner times every call).
 //  4. Session = one client thread. Keep per-call work to what the engine needs:
 //     reuse buffers, prepare statements once.
-//  5. The last line registers the adapter under its name.
+//  5. Batches: BatchState (adapters/support/batch_state.h) answers misuse;
+//     an engine whose transaction belongs to the handle, not the session,
+//     keeps other sessions out with BatchGate (adapters/support/batch_gate.h).
+//  6. The last line registers the adapter under its name (hyphens allowed).
+#include <map>
 #include <mutex>
-#include <unordered_map>
+#include <optional>
+#include <shared_mutex>
 
 #include "adapters/engine_directory.h"
 #include "adapters/registry.h"
+#include "adapters/support/batch_gate.h"
+#include "adapters/support/batch_state.h"
+#include "adapters/support/option_parsing.h"
 
 namespace kvbench {
 namespace {
 
-// Stands in for your engine's handle (sqlite3*, MDB_env*, DB*...).
-struct TemplateEngine {
-  std::mutex mutex;  // the runner may use sessions on several threads at once
-  std::unordered_map<std::string, std::string> table;
+// Stands in for your engine's handle (sqlite3*, TCBDB*, VILLA*...): an
+// ordered table whose one transaction belongs to the handle. Its own lock
+// makes single calls safe from several threads, readers in parallel.
+class TemplateEngine {
+ public:
+  std::optional<std::string> Get(const std::string& key) const {
+    std::shared_lock lock(mutex_);
+    auto it = table_.find(key);
+    if (it == table_.end()) return std::nullopt;
+    return it->second;
+  }
+
+  // value nullopt: delete. Returns whether the key was there.
+  bool Write(const std::string& key, std::optional<std::string> value) {
+    std::unique_lock lock(mutex_);
+    auto it = table_.find(key);
+    const bool existed = it != table_.end();
+    if (in_transaction_ && undo_.count(key) == 0) {
+      undo_[key] = existed ? std::optional<std::string>(it->second) : std::nullopt;
+    }
+    if (value) {
+      table_.insert_or_assign(key, std::move(*value));
+    } else if (existed) {
+      table_.erase(it);
+    }
+    return existed;
+  }
+
+  void Begin() {
+    std::unique_lock lock(mutex_);
+    in_transaction_ = true;
+  }
+  void Commit() {
+    std::unique_lock lock(mutex_);
+    in_transaction_ = false;
+    undo_.clear();
+  }
+  void Rollback() {
+    std::unique_lock lock(mutex_);
+    for (auto& [key, before] : undo_) {
+      if (before) {
+        table_.insert_or_assign(key, std::move(*before));
+      } else {
+        table_.erase(key);
+      }
+    }
+    in_transaction_ = false;
+    undo_.clear();
+  }
+
+  // Visits entries in unsigned byte order (std::string's order) under the
+  // read lock, honouring every ScanOptions field.
+  size_t Scan(Slice start, const ScanOptions& options, ScanVisitor* visitor) const {
+    std::shared_lock lock(mutex_);
+    size_t n = 0;
+    auto visit = [&](const auto& entry) {
+      ++n;
+      return visitor->Visit(entry.first, options.keys_only ? Slice() : Slice(entry.second));
+    };
+    if (options.direction == ScanDirection::kForward) {
+      auto it = options.from_edge ? table_.begin() : table_.lower_bound(std::string(start));
+      for (; it != table_.end() && (options.limit == 0 || n < options.limit); ++it) {
+        if (!visit(*it)) break;
+      }
+    } else {
+      auto it = options.from_edge ? table_.end() : table_.upper_bound(std::string(start));
+      while (it != table_.begin() && (options.limit == 0 || n < options.limit)) {
+        --it;
+        if (!visit(*it)) break;
+      }
+    }
+    return n;
+  }
+
+ private:
+  mutable std::shared_mutex mutex_;
+  std::map<std::string, std::string> table_;
+  bool in_transaction_ = false;
+  std::map<std::string, std::optional<std::string>> undo_;  // before-images of the transaction
 };
 
 class TemplateSession final : public Session {
  public:
-  explicit TemplateSession(TemplateEngine* engine) : engine_(engine) {}
+  TemplateSession(TemplateEngine* engine, BatchGate* gate) : engine_(engine), gate_(gate) {}
+
+  ~TemplateSession() override {
+    if (batch_.open()) (void)AbortBatch();
+  }
 
   Status Put(Slice key, Slice value) override {
-    std::lock_guard lock(engine_->mutex);
-    engine_->table.insert_or_assign(std::string(key), std::string(value));
+    BatchGate::Use use(gate_, batch_.open());
+    engine_->Write(std::string(key), std::string(value));
     return Status::OK();
   }
 
   Status Get(Slice key, std::string* value) override {
-    std::lock_guard lock(engine_->mutex);
-    auto it = engine_->table.find(std::string(key));
-    if (it == engine_->table.end()) return Status::NotFound();
-    value->assign(it->second);  // copy out: the caller owns *value
+    BatchGate::Use use(gate_, batch_.open());
+    std::optional<std::string> found = engine_->Get(std::string(key));
+    if (!found) return Status::NotFound();
+    value->assign(*found);  // copy out: the caller owns *value
     return Status::OK();
   }
 
   Status Delete(Slice key) override {
-    std::lock_guard lock(engine_->mutex);
-    return engine_->table.erase(std::string(key)) ? Status::OK() : Status::NotFound();
+    BatchGate::Use use(gate_, batch_.open());
+    return engine_->Write(std::string(key), std::nullopt) ? Status::OK() : Status::NotFound();
   }
 
-  // No transactions here: batches only group writes (capabilities say so) and
-  // abort is not supported. Map these to your engine's real transaction.
-  Status BeginBatch() override { return Status::OK(); }
-  Status CommitBatch() override { return Status::OK(); }
-  Status AbortBatch() override { return Status::NotSupported("template: no transactions"); }
+  // The engine's transaction belongs to the handle: while this session's
+  // batch is open, the gate keeps every other session out, so none of their
+  // writes joins it (and is rolled back by this abort).
+  Status BeginBatch() override {
+    KVBENCH_RETURN_IF_ERROR(batch_.Begin());
+    gate_->EnterExclusive();
+    engine_->Begin();
+    return Status::OK();
+  }
+  Status CommitBatch() override {
+    KVBENCH_RETURN_IF_ERROR(batch_.End("commit batch"));
+    engine_->Commit();
+    gate_->ExitExclusive();
+    return Status::OK();
+  }
+  Status AbortBatch() override {
+    KVBENCH_RETURN_IF_ERROR(batch_.End("abort batch"));
+    engine_->Rollback();
+    gate_->ExitExclusive();
+    return Status::OK();
+  }
 
-  // Unordered engine: the default Scan returns NotSupported. An ordered engine
-  // overrides Scan and honours ScanOptions (direction, limit, from_edge,
-  // keys_only).
+  Status Scan(Slice start, const ScanOptions& options, ScanVisitor* visitor,
+              size_t* visited) override {
+    BatchGate::Use use(gate_, batch_.open());
+    const size_t n = engine_->Scan(start, options, visitor);
+    if (visited != nullptr) *visited = n;
+    return Status::OK();
+  }
 
  private:
   TemplateEngine* engine_;
+  BatchGate* gate_;
+  BatchState batch_;
 };
 
 // Your engine's settings, filled only from the resolved options (the defaults
 // live once, in OptionSpecs()).
 struct TemplateSettings {
-  uint64_t buckets = 0;
+  int64_t max_entries = 0;
 };
 
 Status ParseTemplateSettings(const EngineOptions& options, TemplateSettings* out) {
-  int64_t buckets = 0;
-  KVBENCH_RETURN_IF_ERROR(options.GetInt64("template.buckets", &buckets));
-  if (buckets < 1 || buckets > (int64_t{1} << 32)) {
-    return Status::InvalidArgument("option 'template.buckets': must be 1..2^32");
-  }
-  out->buckets = static_cast<uint64_t>(buckets);
-  return Status::OK();
+  return ParseIntOption(options, "template.max_entries", 1, int64_t{1} << 40, &out->max_entries);
 }
 
 class TemplateAdapter final : public Adapter {
  public:
-  std::string LibraryVersion() const override { return "template-1"; }
+  std::string LibraryVersion() const override { return "template-2"; }
 
   std::vector<OptionSpec> OptionSpecs() const override {
-    return {{"template.buckets", "1024", "initial hash buckets; larger avoids rehashing in loads"}};
+    return {{"template.max_entries", "1000000000",
+             "entries the table may hold; a real engine's sizing option goes here"}};
   }
 
   DurabilityDeclaration DeclareDurability(const EngineOptions&) const override {
     return {.basis =
-                "template: replace with what your engine's documentation promises under its sync "
-                "options"};
+                "template: in memory, nothing survives the process (replace with what your "
+                "engine's documentation promises under its sync options)"};
   }
 
   Capabilities capabilities() const override {
     Capabilities c;
-    c.concurrent_readers = true;  // safe, though serialised by the mutex
-    c.concurrent_writers = true;
+    c.ordered = true;
+    c.transactional = true;        // abort rolls the handle's transaction back
+    c.concurrent_readers = true;   // the shared lock: readers run in parallel
+    c.concurrent_writers = false;  // writers take the lock exclusively, one at a time
     return c;
   }
 
@@ -115,7 +225,6 @@ class TemplateAdapter final : public Adapter {
     KVBENCH_RETURN_IF_ERROR(ParseTemplateSettings(request.options, &settings));
     directory_ = request.directory;
     engine_ = std::make_unique<TemplateEngine>();
-    engine_->table.reserve(settings.buckets);
     return Status::OK();
   }
 
@@ -126,7 +235,7 @@ class TemplateAdapter final : public Adapter {
 
   Status NewSession(std::unique_ptr<Session>* session) override {
     if (!engine_) return Status::InvalidArgument("template: not open");
-    *session = std::make_unique<TemplateSession>(engine_.get());
+    *session = std::make_unique<TemplateSession>(engine_.get(), &gate_);
     return Status::OK();
   }
 
@@ -140,6 +249,7 @@ class TemplateAdapter final : public Adapter {
  private:
   std::string directory_;
   std::unique_ptr<TemplateEngine> engine_;
+  BatchGate gate_;
 };
 
 }  // namespace

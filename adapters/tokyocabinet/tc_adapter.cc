@@ -6,11 +6,12 @@
 // `<file>.wal`, the write-ahead log TC keeps for an open transaction.
 //
 // Batches are TC transactions (tc*dbtranbegin / trancommit / tranabort), so both engines are
-// transactional. A TC transaction is not bound to a thread (see batch_gate.h), so the adapter
-// keeps other sessions out while a batch is open. Sessions on several threads are safe because
-// the database object is opened with tc*dbsetmutex: TCHDB takes its method lock shared and a
-// per-bucket record lock for reads and writes (readers and writers run in parallel); TCBDB
-// takes its method lock shared to read and exclusively to write (parallel readers, one writer).
+// transactional. A TC transaction is not bound to a thread (adapters/support/batch_gate.h), so
+// the adapter keeps other sessions out while a batch is open. Sessions on several threads are
+// safe because the database object is opened with tc*dbsetmutex: TCHDB takes its method lock
+// shared and a per-bucket record lock for reads and writes (readers and writers run in
+// parallel); TCBDB takes its method lock shared to read and exclusively to write (parallel
+// readers, one writer).
 //
 // Ordering: TCBDB's default comparator, tccmplexical, compares keys as unsigned bytes (memcmp
 // order, a shorter key first on a tie), which is the contract's order; the conformance suite's
@@ -29,7 +30,7 @@
 
 #include "adapters/engine_directory.h"
 #include "adapters/registry.h"
-#include "adapters/tokyocabinet/batch_gate.h"
+#include "adapters/support/batch_gate.h"
 #include "adapters/tokyocabinet/tc_options.h"
 
 namespace kvbench {

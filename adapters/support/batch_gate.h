@@ -1,16 +1,17 @@
-// BatchGate: keeps every other session out of a Tokyo Cabinet database while one session's
-// batch (a TC transaction) is open.
+// BatchGate: keeps every other session of an engine out while one session's batch is open, for
+// engines whose transaction belongs to the database handle rather than to a thread or a session
+// (Tokyo Cabinet, QDBM's Villa, Kyoto Cabinet...).
 //
-// Why it exists: a TC transaction belongs to the database object, not to a thread. Every
-// operation issued while it is open, from any thread, joins it: another session's autocommit
-// write would be rolled back by this session's abort, and its reads would see uncommitted data.
-// So an ordinary operation passes the gate in shared mode (many at once), and a batch holds it
-// exclusively from BeginBatch to CommitBatch/AbortBatch.
+// Why it exists: on such an engine every operation issued while the transaction is open, from
+// any thread, joins it: another session's autocommit write would be rolled back by this
+// session's abort, and its reads would see uncommitted data. So an ordinary operation passes the
+// gate in shared mode (many at once), and a batch holds it exclusively from BeginBatch to
+// CommitBatch/AbortBatch.
 //
 // Unlike std::shared_mutex, the exclusive side may be released by a different thread than the
 // one that took it: a session may move between threads between calls, and a batch spans calls.
 // Uncontended, each side costs one atomic read-modify-write to enter and one to leave.
-// Thread-safe.
+// Thread-safe. Used by adapters/tokyocabinet and the template (adapters/template).
 #pragma once
 
 #include <atomic>
@@ -59,6 +60,23 @@ class BatchGate {
     state_.fetch_and(~kBatchOpen, std::memory_order_release);
     state_.notify_all();
   }
+
+  // One operation's pass through the gate: shared, except for the session whose batch holds
+  // the gate (it is the one allowed in, and entering shared would wait for itself).
+  class Use {
+   public:
+    Use(BatchGate* gate, bool holds_batch) : gate_(holds_batch ? nullptr : gate) {
+      if (gate_ != nullptr) gate_->EnterShared();
+    }
+    ~Use() {
+      if (gate_ != nullptr) gate_->ExitShared();
+    }
+    Use(const Use&) = delete;
+    Use& operator=(const Use&) = delete;
+
+   private:
+    BatchGate* gate_;
+  };
 
  private:
   static constexpr uint32_t kBatchOpen = 1u << 31;

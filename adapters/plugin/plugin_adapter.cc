@@ -1,0 +1,379 @@
+#include "adapters/plugin/plugin_adapter.h"
+
+#include <atomic>
+#include <cstring>
+#include <mutex>
+#include <vector>
+
+namespace kvbench::plugin_host {
+namespace {
+
+// A message buffer with guard bytes after its capacity: a plugin that writes
+// past `capacity` changes them, and the next status check sees it.
+class MessageBuffer {
+ public:
+  static constexpr size_t kCapacity = 512;
+
+  MessageBuffer() {
+    std::memcpy(storage_ + kCapacity, kGuard, sizeof kGuard);
+    message_.text = storage_;
+    message_.capacity = kCapacity;
+  }
+
+  // The buffer for one call; its text starts empty.
+  kvbench_message* ForCall() {
+    storage_[0] = '\0';
+    return &message_;
+  }
+  bool GuardIntact() const { return std::memcmp(storage_ + kCapacity, kGuard, sizeof kGuard) == 0; }
+  void RestoreGuard() { std::memcpy(storage_ + kCapacity, kGuard, sizeof kGuard); }
+  // What the plugin wrote, cut at the capacity when it left out the NUL.
+  std::string Text() const { return std::string(storage_, strnlen(storage_, kCapacity)); }
+
+ private:
+  static constexpr char kGuard[16] = {'k', 'v', 'b', 'e', 'n', 'c', 'h', '-',
+                                      'g', 'u', 'a', 'r', 'd', '-', '!', '\0'};
+  char storage_[kCapacity + sizeof kGuard];
+  kvbench_message message_;
+};
+
+// What every adapter and session of one engine instance shares: the table,
+// and the first contract breach, after which every call fails with it.
+class EngineState {
+ public:
+  explicit EngineState(const PluginEngine* engine) : engine_(engine) {}
+
+  const kvbench_engine_api& api() const { return engine_->api; }
+  const std::string& name() const { return name_; }
+  bool broken() const { return broken_.load(std::memory_order_relaxed); }
+
+  Status Breach(std::string what) {
+    std::lock_guard lock(mutex_);
+    if (!broken_.load(std::memory_order_relaxed)) {
+      breach_ = Status::Internal("plugin engine '" + name_ + "' (" + engine_->plugin_path +
+                                 ") broke the plugin ABI: " + what);
+      broken_.store(true, std::memory_order_relaxed);
+    }
+    return breach_;
+  }
+  Status BreachStatus() {
+    std::lock_guard lock(mutex_);
+    return breach_;
+  }
+
+  // The Status for `code` returned by `function`; checks the code and the
+  // message buffer's guard. OK costs two compares, inline.
+  Status Check(kvbench_status code, MessageBuffer& buffer, const char* function) {
+    if (code == KVBENCH_OK && buffer.GuardIntact()) [[likely]] {
+      return Status::OK();
+    }
+    return CheckFailure(code, buffer, function);
+  }
+
+  [[gnu::noinline]] Status CheckFailure(kvbench_status code, MessageBuffer& buffer,
+                                        const char* function) {
+    if (!buffer.GuardIntact()) {
+      buffer.RestoreGuard();
+      return Breach(std::string(function) + " wrote past the end of its " +
+                    std::to_string(MessageBuffer::kCapacity) + "-byte message buffer");
+    }
+    if (code < 0 || code > KVBENCH_STATUS_LAST) {
+      return Breach(std::string(function) + " returned " + std::to_string(code) +
+                    ", which is not a kvbench_status");
+    }
+    std::string text = buffer.Text();
+    if (code == KVBENCH_NOT_FOUND) return Status::NotFound(std::move(text));
+    if (text.empty()) text = std::string(function) + " failed";
+    text = name_ + ": " + text;
+    switch (code) {
+      case KVBENCH_NOT_SUPPORTED:
+        return Status::NotSupported(std::move(text));
+      case KVBENCH_INVALID_ARGUMENT:
+        return Status::InvalidArgument(std::move(text));
+      case KVBENCH_IO_ERROR:
+        return Status::IOError(std::move(text));
+      case KVBENCH_CORRUPTION:
+        return Status::Corruption(std::move(text));
+      case KVBENCH_BUSY:
+        return Status::Busy(std::move(text));
+      default:
+        return Status::Internal(std::move(text));
+    }
+  }
+
+ private:
+  const PluginEngine* engine_;
+  const std::string name_ = engine_->api.name;
+  std::atomic<bool> broken_{false};
+  std::mutex mutex_;
+  Status breach_;
+};
+
+#define KVBENCH_PLUGIN_GUARD(state) \
+  if ((state)->broken()) return (state)->BreachStatus()
+
+// The resolved options as the C array the plugin reads; points into `options`.
+std::vector<kvbench_option> CArray(const EngineOptions& options) {
+  std::vector<kvbench_option> out;
+  out.reserve(options.values().size());
+  for (const auto& [name, value] : options.values()) out.push_back({name.c_str(), value.c_str()});
+  return out;
+}
+
+struct ValueTarget {
+  std::string* value;
+  bool set = false;
+};
+
+int SetValue(void* context, const char* data, size_t size) {
+  auto* target = static_cast<ValueTarget*>(context);
+  std::string* value = target->value;
+  // The caller reuses *value: after warm-up the bytes fit, and a copy into
+  // place skips std::string::assign's general path (a call and a memmove
+  // even for an empty value).
+  if (size <= value->capacity()) {
+    value->resize(size);
+    if (size > 0) std::memcpy(value->data(), data, size);
+  } else {
+    value->assign(data, size);
+  }
+  target->set = true;
+  return 0;
+}
+
+int VisitEntry(void* context, const char* key, size_t key_size, const char* value,
+               size_t value_size) {
+  return static_cast<ScanVisitor*>(context)->Visit(Slice(key, key_size), Slice(value, value_size))
+             ? 1
+             : 0;
+}
+
+void AddFile(void* context, const char* path) {
+  static_cast<std::vector<std::string>*>(context)->emplace_back(path);
+}
+
+class PluginSession final : public Session {
+ public:
+  PluginSession(std::shared_ptr<EngineState> state, kvbench_session* handle)
+      : state_(std::move(state)), api_(state_->api()), handle_(handle) {}
+  ~PluginSession() override { api_.close_session(handle_); }
+
+  Status Put(Slice key, Slice value) override {
+    KVBENCH_PLUGIN_GUARD(state_);
+    return state_->Check(
+        api_.put(handle_, key.data(), key.size(), value.data(), value.size(), buffer_.ForCall()),
+        buffer_, "put");
+  }
+
+  Status Get(Slice key, std::string* value) override {
+    KVBENCH_PLUGIN_GUARD(state_);
+    ValueTarget target{value};
+    const kvbench_value_sink sink{&target, &SetValue};
+    const kvbench_status code = api_.get(handle_, key.data(), key.size(), &sink, buffer_.ForCall());
+    if (code == KVBENCH_OK && buffer_.GuardIntact()) [[likely]] {
+      if (!target.set) return state_->Breach("get returned OK without passing a value");
+      return Status::OK();
+    }
+    return state_->CheckFailure(code, buffer_, "get");
+  }
+
+  Status Delete(Slice key) override {
+    KVBENCH_PLUGIN_GUARD(state_);
+    return state_->Check(api_.remove(handle_, key.data(), key.size(), buffer_.ForCall()), buffer_,
+                         "remove");
+  }
+
+  Status BeginBatch() override {
+    KVBENCH_PLUGIN_GUARD(state_);
+    return state_->Check(api_.begin_batch(handle_, buffer_.ForCall()), buffer_, "begin_batch");
+  }
+  Status CommitBatch() override {
+    KVBENCH_PLUGIN_GUARD(state_);
+    return state_->Check(api_.commit_batch(handle_, buffer_.ForCall()), buffer_, "commit_batch");
+  }
+  Status AbortBatch() override {
+    KVBENCH_PLUGIN_GUARD(state_);
+    return state_->Check(api_.abort_batch(handle_, buffer_.ForCall()), buffer_, "abort_batch");
+  }
+
+  Status Scan(Slice start, const ScanOptions& options, ScanVisitor* visitor,
+              size_t* visited) override {
+    KVBENCH_PLUGIN_GUARD(state_);
+    if (api_.scan == nullptr) return Status::NotSupported(state_->name() + ": not ordered");
+    const kvbench_scan_options c_options{
+        options.direction == ScanDirection::kBackward ? KVBENCH_SCAN_BACKWARD
+                                                      : KVBENCH_SCAN_FORWARD,
+        options.from_edge, options.keys_only, static_cast<uint64_t>(options.limit)};
+    uint64_t count = 0;
+    Status s = state_->Check(api_.scan(handle_, start.data(), start.size(), &c_options, &VisitEntry,
+                                       visitor, &count, buffer_.ForCall()),
+                             buffer_, "scan");
+    if (visited != nullptr) *visited = static_cast<size_t>(count);
+    return s;
+  }
+
+ private:
+  std::shared_ptr<EngineState> state_;
+  const kvbench_engine_api& api_;
+  kvbench_session* handle_;
+  MessageBuffer buffer_;
+};
+
+class PluginAdapter final : public Adapter {
+ public:
+  explicit PluginAdapter(const PluginEngine* engine)
+      : engine_(engine),
+        state_(std::make_shared<EngineState>(engine)),
+        api_(engine->api),
+        handle_(api_.create()) {}
+
+  ~PluginAdapter() override {
+    if (handle_ != nullptr) api_.destroy(handle_);
+  }
+
+  std::string LibraryVersion() const override {
+    const char* version = api_.library_version();
+    return version != nullptr ? version : "";
+  }
+
+  std::vector<OptionSpec> OptionSpecs() const override {
+    std::vector<OptionSpec> specs;
+    for (size_t i = 0; i < api_.option_spec_count; ++i) {
+      const kvbench_option_spec& s = api_.option_specs[i];
+      specs.push_back({s.name, s.default_value != nullptr ? s.default_value : "",
+                       s.help != nullptr ? s.help : "", s.is_prefix != 0});
+    }
+    return specs;
+  }
+
+  Capabilities capabilities() const override {
+    Capabilities c;
+    if (handle_ == nullptr) return c;
+    kvbench_capabilities p{};
+    api_.capabilities(handle_, &p);
+    c.stores_data = p.stores_data != 0;
+    c.ordered = p.ordered != 0 && api_.scan != nullptr;
+    c.transactional = p.transactional != 0;
+    c.durable = p.durable != 0;
+    c.concurrent_readers = p.concurrent_readers != 0;
+    c.concurrent_writers = p.concurrent_writers != 0;
+    c.reorganize = p.reorganize != 0 && api_.reorganize != nullptr;
+    c.max_key_size = static_cast<size_t>(p.max_key_size);
+    return c;
+  }
+
+  Status CheckOptions(const EngineOptions& options) const override {
+    KVBENCH_RETURN_IF_ERROR(Created());
+    const std::vector<kvbench_option> c_options = CArray(options);
+    return state_->Check(
+        api_.check_options(handle_, c_options.data(), c_options.size(), config_buffer_.ForCall()),
+        config_buffer_, "check_options");
+  }
+
+  DurabilityDeclaration DeclareDurability(const EngineOptions& options) const override {
+    DurabilityDeclaration d;
+    if (handle_ == nullptr || api_.declare_durability == nullptr) return d;
+    const std::vector<kvbench_option> c_options = CArray(options);
+    kvbench_durability p{};
+    api_.declare_durability(handle_, c_options.data(), c_options.size(), &p,
+                            config_buffer_.ForCall());
+    if (!config_buffer_.GuardIntact()) {
+      config_buffer_.RestoreGuard();
+      d.basis = "plugin wrote past its durability basis buffer; nothing is declared";
+      return d;
+    }
+    auto promise = [](int32_t v) {
+      return v == KVBENCH_PROMISE_DURABLE      ? FaultPromise::kDurable
+             : v == KVBENCH_PROMISE_CONSISTENT ? FaultPromise::kConsistent
+                                               : FaultPromise::kNothing;
+    };
+    d.process_crash = promise(p.process_crash);
+    d.power_loss = promise(p.power_loss);
+    d.atomic_batches = p.atomic_batches != 0;
+    d.basis = config_buffer_.Text();
+    return d;
+  }
+
+  Status Open(const OpenRequest& request) override {
+    KVBENCH_RETURN_IF_ERROR(Created());
+    KVBENCH_PLUGIN_GUARD(state_);
+    const std::vector<kvbench_option> c_options = CArray(request.options);
+    return state_->Check(api_.open(handle_, request.directory.c_str(), c_options.data(),
+                                   c_options.size(), config_buffer_.ForCall()),
+                         config_buffer_, "open");
+  }
+
+  Status Close() override {
+    if (handle_ == nullptr) return Status::OK();
+    KVBENCH_PLUGIN_GUARD(state_);
+    return state_->Check(api_.close(handle_, config_buffer_.ForCall()), config_buffer_, "close");
+  }
+
+  Status NewSession(std::unique_ptr<Session>* session) override {
+    KVBENCH_RETURN_IF_ERROR(Created());
+    KVBENCH_PLUGIN_GUARD(state_);
+    // Sessions may be made while others run: a buffer of its own.
+    MessageBuffer buffer;
+    kvbench_session* handle = nullptr;
+    Status s =
+        state_->Check(api_.new_session(handle_, &handle, buffer.ForCall()), buffer, "new_session");
+    if (s.ok() && handle == nullptr) {
+      return state_->Breach("new_session returned OK without a session");
+    }
+    if (s.ok()) *session = std::make_unique<PluginSession>(state_, handle);
+    return s;
+  }
+
+  Status Sync() override {
+    KVBENCH_RETURN_IF_ERROR(Created());
+    KVBENCH_PLUGIN_GUARD(state_);
+    return state_->Check(api_.sync(handle_, config_buffer_.ForCall()), config_buffer_, "sync");
+  }
+
+  Status ListFiles(std::vector<std::string>* paths) const override {
+    KVBENCH_RETURN_IF_ERROR(Created());
+    KVBENCH_PLUGIN_GUARD(state_);
+    paths->clear();
+    return state_->Check(api_.list_files(handle_, &AddFile, paths, config_buffer_.ForCall()),
+                         config_buffer_, "list_files");
+  }
+
+  Status Reorganize() override {
+    KVBENCH_RETURN_IF_ERROR(Created());
+    KVBENCH_PLUGIN_GUARD(state_);
+    if (api_.reorganize == nullptr) return Status::NotSupported(state_->name() + ": reorganize");
+    return state_->Check(api_.reorganize(handle_, config_buffer_.ForCall()), config_buffer_,
+                         "reorganize");
+  }
+
+  Status CheckIntegrity() override {
+    KVBENCH_RETURN_IF_ERROR(Created());
+    KVBENCH_PLUGIN_GUARD(state_);
+    if (api_.check_integrity == nullptr) {
+      return Status::NotSupported(state_->name() + ": integrity check");
+    }
+    return state_->Check(api_.check_integrity(handle_, config_buffer_.ForCall()), config_buffer_,
+                         "check_integrity");
+  }
+
+ private:
+  Status Created() const {
+    if (handle_ != nullptr) return Status::OK();
+    return Status::Internal("plugin engine '" + state_->name() + "': create() returned NULL");
+  }
+
+  const PluginEngine* engine_;
+  std::shared_ptr<EngineState> state_;
+  const kvbench_engine_api& api_;
+  kvbench_engine* handle_;
+  // Adapter methods run on one thread at a time (adapter.h), so they share one.
+  mutable MessageBuffer config_buffer_;
+};
+
+}  // namespace
+
+std::unique_ptr<Adapter> NewPluginAdapter(const PluginEngine* engine) {
+  return std::make_unique<PluginAdapter>(engine);
+}
+
+}  // namespace kvbench::plugin_host

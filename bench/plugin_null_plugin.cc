@@ -1,0 +1,52 @@
+// `null-plugin`: the null engine (adapters/null) as a plugin, written with
+// kvbench/plugin_cpp.h as an engine team would: it does nothing and keeps
+// nothing, so bench/plugin_call_bench.cc measures what a call through the
+// plugin ABI costs beside the same call on the built-in adapter.
+#include "kvbench/plugin_cpp.h"
+
+namespace {
+
+using kvbench::plugin::Slice;
+using kvbench::plugin::Status;
+
+class NullPluginSession final : public kvbench::plugin::Session {
+ public:
+  Status Put(Slice, Slice) override { return Status::OK(); }
+  Status Get(Slice, std::string* value) override {
+    value->clear();
+    return Status::OK();
+  }
+  Status Delete(Slice) override { return Status::OK(); }
+  Status BeginBatch() override { return Status::OK(); }
+  Status CommitBatch() override { return Status::OK(); }
+  Status AbortBatch() override { return Status::NotSupported("null keeps no batches"); }
+};
+
+class NullPluginAdapter final : public kvbench::plugin::Adapter {
+ public:
+  std::string LibraryVersion() const override { return "null-plugin-1"; }
+  std::vector<kvbench::plugin::OptionSpec> OptionSpecs() const override { return {}; }
+  kvbench::plugin::Capabilities capabilities() const override {
+    kvbench::plugin::Capabilities c;
+    c.stores_data = false;
+    c.concurrent_readers = c.concurrent_writers = true;
+    return c;
+  }
+  Status CheckOptions(const kvbench::plugin::EngineOptions&) const override { return Status::OK(); }
+  Status Open(const std::string&, const kvbench::plugin::EngineOptions&) override {
+    return Status::OK();
+  }
+  Status Close() override { return Status::OK(); }
+  Status NewSession(std::unique_ptr<kvbench::plugin::Session>* session) override {
+    *session = std::make_unique<NullPluginSession>();
+    return Status::OK();
+  }
+  Status Sync() override { return Status::OK(); }
+  Status ListFiles(std::vector<std::string>*) const override { return Status::OK(); }
+};
+
+}  // namespace
+
+KVBENCH_EXPORT_PLUGIN("null-plugin",
+                      kvbench::plugin::Engine<NullPluginAdapter>("null-plugin",
+                                                                 "The null engine as a plugin"));
