@@ -9,6 +9,7 @@
 #include <CLI/CLI.hpp>
 
 #include <string>
+#include <vector>
 
 namespace kvbench::app {
 
@@ -29,6 +30,8 @@ void AddCrashCommand(CLI::App& app, int* exit_code);
 void AddMergeCommand(CLI::App& app, int* exit_code);
 void AddSlurmCommand(CLI::App& app, int* exit_code);
 void AddYcsbCommand(CLI::App& app, int* exit_code);
+// `kvbench conformance ENGINE`: the conformance cases (app/command_conformance.cc).
+void AddConformanceCommand(CLI::App& app, int* exit_code);
 // `kvbench help [COMMAND]`: the same text as --help.
 void AddHelpCommand(CLI::App& app, int* exit_code);
 
@@ -40,5 +43,19 @@ std::string CanonicalCommandLine(const CLI::App& cmd, const std::string& positio
 // kvbench's version, revision, build type, compiler and every engine
 // library's version, for --version.
 std::string VersionText();
+
+// Gives every option of `app` and its subcommands that takes a value a
+// checked range (app/command_line.cc): CLI11 by itself wraps "-1" into an
+// unsigned option and accepts "nan" and "inf" for a double, and an empty or
+// repeated list item means nothing. A value outside its range is a
+// CLI::ValidationError naming the option (exit 2). Returns the options that
+// take a number but have no stated range, "COMMAND --option" each: main
+// refuses to start with any, so a new numeric option cannot go unchecked.
+std::vector<std::string> ApplyInputBounds(CLI::App& app);
+
+// Whether `text` is a date or time `--since` can compare with stored start
+// times: YYYY-MM-DD, optionally followed by THH:MM, :SS, a fraction and Z or
+// an offset; the date must exist in the calendar.
+bool IsIsoDateTime(const std::string& text);
 
 }  // namespace kvbench::app

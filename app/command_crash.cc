@@ -14,6 +14,8 @@
 
 #include "adapters/registry.h"
 #include "app/cli.h"
+#include "app/output_dir.h"
+#include "common/owned_dir.h"
 #include "app/run_controller.h"
 #include "reports/reports.h"
 #include "results/results_json.h"
@@ -36,6 +38,7 @@ struct CrashArgs {
   uint64_t seed = 1;
   uint64_t max_commits = 200;
   std::string out;
+  bool overwrite = false;
   std::string layer_binary;  // default: kvbench-powerloss beside this executable
   bool no_throughput = false;
   bool quiet = false;
@@ -119,14 +122,17 @@ int RunCrash(const CrashArgs& args) {
   if (out.empty()) {
     std::string stamp = runner::UtcTimestamp();
     std::replace(stamp.begin(), stamp.end(), ':', '-');
-    out = "runs/" + plan.workload.name + "-crash-" + stamp;
+    out = "runs/" + SlugOf(plan.workload.name) + "-crash-" + stamp;
   }
-  std::error_code ec;
-  fs::create_directories(out, ec);
-  if (ec) {
-    fmt::print(stderr, "kvbench: cannot create output directory '{}': {}\n", out, ec.message());
+  OutputDir out_dir;
+  std::string replaced;
+  const std::string owner = results::NewRunId();
+  if (Status s = OutputDir::Open(out, owner, args.overwrite, &out_dir, &replaced); !s.ok()) {
+    fmt::print(stderr, "kvbench: {}\n", s.message());
     return kExitBadInput;
   }
+  if (!replaced.empty()) fmt::print(stderr, "kvbench: --overwrite: replaced {} in '{}'\n", replaced, out);
+  std::error_code ec;
   const std::string results_path = out + "/results.json";
 
   results::RunResults results;
@@ -135,6 +141,7 @@ int RunCrash(const CrashArgs& args) {
     run.files = {args.file};
     run.overrides = args.overrides;
     run.out = out;
+    run.out_claimed = true;  // this command holds the folder's claim and lock
     run.quiet = args.quiet;
     run.command_line = args.command_line;
     const int rc = RunWorkloads(run);
@@ -151,9 +158,16 @@ int RunCrash(const CrashArgs& args) {
     results.workload = {w.name,   w.description,        args.file,
                         w.source, args.overrides.scale, plan.dataset};
     results.engines = plan.engines;
+    results.run_id = owner;
   }
+  // The trials add to the file engine by engine: incomplete until they end.
+  results.complete = false;
 
   const std::string scratch = out + "/crash-scratch";
+  if (Status s = ClaimDirectory(scratch, owner, ClaimMode::kReuseOwned); !s.ok()) {
+    fmt::print(stderr, "kvbench: {}\n", s.message());
+    return kExitFailure;
+  }
   const bool tty = ::isatty(STDERR_FILENO) && !args.quiet;
   int rc = kExitOk;
   for (const std::string& fault : faults) {
@@ -172,7 +186,6 @@ int RunCrash(const CrashArgs& args) {
           fmt::print(stderr, "\r{} ({}): trial {}/{}   ", engine.name, fault, done, total);
         };
       }
-      fs::create_directories(scratch, ec);
       results::DurabilityRun d;
       runner::RunCrashTrials(engine, options, &d);
       if (tty) fmt::print(stderr, "\r\033[K");
@@ -186,10 +199,11 @@ int RunCrash(const CrashArgs& args) {
       }
     }
   }
-  fs::remove_all(scratch, ec);
+  if (Status s = RemoveOwnedDirectory(scratch); !s.ok()) fmt::print(stderr, "kvbench: {}\n", s.message());
+  results.complete = runner::InterruptCount() == 0;
   if (Status s = reports::WriteRunReports(results, out); !s.ok()) {
-    fmt::print(stderr, "kvbench: {}\n", s.ToString());
-    rc = kExitFailure;
+    fmt::print(stderr, "kvbench: the report was not written: {}\n", s.ToString());
+    return kExitFailure;
   }
   fmt::print("\nreport: {0}/report.html\n        {0}/report.md\nresults: {1}\n", out, results_path);
   return runner::InterruptCount() > 0 ? kExitInterrupted : rc;
@@ -221,6 +235,8 @@ void AddCrashCommand(CLI::App& app, int* exit_code) {
   cmd->add_option("--repeat", args->overrides.repeat, "Repetitions of every throughput phase")
       ->check(CLI::Range(1, 1000000));
   cmd->add_option("--out", args->out, "Output directory (default runs/<workload>-crash-<time>)");
+  cmd->add_flag("--overwrite", args->overwrite,
+                "Replace an earlier kvbench output in --out (never a folder kvbench did not make)");
   cmd->add_option("--layer-binary", args->layer_binary,
                   "The kvbench-powerloss executable (default: beside kvbench)");
   cmd->add_flag("--no-throughput", args->no_throughput,

@@ -57,8 +57,13 @@ void AddHistoryCommand(CLI::App& app, int* exit_code) {
       "add", "Add results.json files (a run already stored is left as it is)");
   add->add_option("results", *files, "results.json files")->required();
   add->add_option("--store", *store, kStoreHelp);
-  add->callback(
-      [=] { *exit_code = RunHistoryAdd(*files, ResolveStoreSpec(*store), std::cout, std::cerr); });
+  auto allow_incomplete = std::make_shared<bool>(false);
+  add->add_flag("--allow-incomplete", *allow_incomplete,
+                "Add runs that did not finish (interrupted or killed: complete: false) too");
+  add->callback([=] {
+    *exit_code = RunHistoryAdd(*files, ResolveStoreSpec(*store), std::cout, std::cerr,
+                               *allow_incomplete);
+  });
 
   auto filter = std::make_shared<results::RunFilter>();
   auto* list = history->add_subcommand("list", "List the stored runs, oldest first");

@@ -6,6 +6,7 @@
 #include <filesystem>
 
 #include "app/cli.h"
+#include "app/output_dir.h"
 #include "reports/reports.h"
 #include "results/results_json.h"
 #include "results/shard_merge.h"
@@ -19,6 +20,7 @@ namespace fs = std::filesystem;
 struct MergeArgs {
   std::vector<std::string> inputs;
   std::string out;
+  bool overwrite = false;
 };
 
 int Merge(const MergeArgs& args) {
@@ -48,20 +50,21 @@ int Merge(const MergeArgs& args) {
     fmt::print(stderr, "kvbench merge: {}\n", s.message());
     return kExitBadInput;
   }
-  std::error_code ec;
-  fs::create_directories(args.out, ec);
-  if (ec) {
-    fmt::print(stderr, "kvbench merge: cannot create output directory '{}': {}\n", args.out,
-               ec.message());
+  OutputDir out;
+  std::string replaced;
+  if (Status s = OutputDir::Open(args.out, merged.run_id.empty() ? "merge" : merged.run_id,
+                                 args.overwrite, &out, &replaced);
+      !s.ok()) {
+    fmt::print(stderr, "kvbench merge: {}\n", s.message());
     return kExitBadInput;
   }
-  const std::string results_path = args.out + "/results.json";
-  if (Status s = results::WriteResultsFile(merged, results_path); !s.ok()) {
-    fmt::print(stderr, "kvbench merge: {}\n", s.ToString());
-    return kExitFailure;
+  if (!replaced.empty()) {
+    fmt::print(stderr, "kvbench merge: --overwrite: replaced {} in '{}'\n", replaced, args.out);
   }
+  const std::string results_path = args.out + "/results.json";
   if (Status s = reports::WriteRunReports(merged, args.out); !s.ok()) {
-    fmt::print(stderr, "kvbench merge: {}\n", s.ToString());
+    fmt::print(stderr, "kvbench merge: the results and reports were not written: {}\n",
+               s.ToString());
     return kExitFailure;
   }
   const std::vector<std::string> hosts = results::HostsOf(merged);
@@ -87,6 +90,8 @@ void AddMergeCommand(CLI::App& app, int* exit_code) {
       ->required();
   cmd->add_option("-o,--out", args->out, "Output directory for results.json and the reports")
       ->required();
+  cmd->add_flag("--overwrite", args->overwrite,
+                "Replace an earlier kvbench output in --out (never a folder kvbench did not make)");
   cmd->callback([args, exit_code] { *exit_code = Merge(*args); });
 }
 

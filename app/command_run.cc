@@ -4,6 +4,7 @@
 
 #include <memory>
 
+#include "adapters/plugin/plugin_loader.h"
 #include "app/cli.h"
 #include "app/history_commands.h"
 #include "app/run_controller.h"
@@ -49,8 +50,13 @@ void AddRunCommand(CLI::App& app, int* exit_code) {
   cmd->add_option("--seed", args->overrides.seed,
                   "Seed of every dataset (default: the workload's); recorded in results.json");
   cmd->add_option("--out", args->out, "Output directory (default runs/<workload>-<time>)");
+  cmd->add_flag("--overwrite", args->overwrite,
+                "Replace an earlier kvbench run's files in --out (never a folder kvbench did not "
+                "make)");
   cmd->add_option("--data-dir", args->data_dir, "Where engines keep their files (default OUT/data)");
   cmd->add_flag("--keep-data", args->keep_data, "Keep the engines' files after the run");
+  cmd->add_flag("--pretty", args->pretty,
+                "Write results.json indented, one field a line (default: compact)");
   cmd->add_flag("-q,--quiet", args->quiet, "No progress on stderr");
   cmd->add_option("-p", args->overrides.properties,
                   "YCSB property override name=value (repeatable; YCSB property files only)")
@@ -59,6 +65,11 @@ void AddRunCommand(CLI::App& app, int* exit_code) {
                   "YCSB's summary lines ([OVERALL], [READ]...): on stdout after each engine, or "
                   "with =DIR one file per engine, phase, point and repetition in DIR")
       ->expected(0, 1);
+  auto plugins = std::make_shared<std::vector<std::string>>();
+  cmd->add_option("--plugin", *plugins,
+                  "Load engines from a plugin: a path, or a name looked up in $KVBENCH_PLUGIN_PATH "
+                  "(repeatable; docs/adding-an-adapter.md, \"Out of tree\")")
+      ->allow_extra_args(false);
   auto shard = std::make_shared<std::string>();
   auto labels = std::make_shared<std::vector<std::string>>();
   cmd->add_option("--shard", *shard,
@@ -76,7 +87,12 @@ void AddRunCommand(CLI::App& app, int* exit_code) {
       "Add the results to a history store after the run: sqlite:PATH or postgresql://... "
       "(without a value: $KVBENCH_STORE, else sqlite:~/.local/share/kvbench/history.db)");
   history->expected(0, 1);
-  cmd->callback([cmd, args, engines, history, shard, labels, exit_code] {
+  cmd->callback([cmd, args, engines, history, shard, labels, plugins, exit_code] {
+    if (Status s = plugin_host::LoadPlugins(*plugins, ""); !s.ok()) {
+      fmt::print(stderr, "kvbench run: --plugin: {}\n", s.message());
+      *exit_code = kExitBadInput;
+      return;
+    }
     args->command_line = CanonicalCommandLine(*cmd, "files");
     args->ycsb_output = cmd->count("--ycsb-output") > 0;
     if (!engines->empty()) {

@@ -10,6 +10,7 @@
 #include "app/cli.h"
 #include "app/slurm_job.h"
 #include "common/atomic_file.h"
+#include "common/owned_dir.h"
 #include "results/results_json.h"
 #include "runner/environment.h"
 #include "runner/run_plan.h"
@@ -86,9 +87,9 @@ Status PrepareJob(SlurmArgs& a, SlurmJobSpec* spec, std::string* estimate) {
   if (out.empty()) {
     std::string stamp = runner::UtcTimestamp();
     for (char& c : stamp) c = c == ':' ? '-' : c;
-    out = "runs/" + plan.workload.name + "-slurm-" + stamp;
+    out = "runs/" + SlugOf(plan.workload.name) + "-slurm-" + stamp;
   }
-  spec->name = "kvbench-" + plan.workload.name;
+  spec->name = "kvbench-" + SlugOf(plan.workload.name);
   spec->kvbench = a.kvbench.empty() ? ThisBinary() : Absolute(a.kvbench);
   spec->workload = Absolute(a.workload);
   spec->run_options = RunOptions(a);
@@ -114,6 +115,9 @@ Status PrepareJob(SlurmArgs& a, SlurmJobSpec* spec, std::string* estimate) {
 }
 
 Status WriteScripts(const SlurmJobSpec& spec) {
+  // The folder is kvbench's from here on (marked); its shards and merged
+  // report go below it, each claimed by the run that writes it.
+  KVBENCH_RETURN_IF_ERROR(ClaimDirectory(spec.out, spec.name, ClaimMode::kEmptyOrNew));
   std::error_code ec;
   fs::create_directories(LogDir(spec), ec);
   if (ec) return Status::IOError("cannot create '" + LogDir(spec) + "': " + ec.message());

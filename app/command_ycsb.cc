@@ -61,7 +61,7 @@ std::string YcsbText(const results::RunResults& results, const runner::Workload&
       if (cpp_form && !rep.ops.empty()) {
         const std::string name = run.phase == "load" ? "Load" : "Run";
         const uint64_t ops = rep.ops.front().ops;
-        const double seconds = rep.WallSeconds();  // the client's wall time
+        const double seconds = rep.seconds;  // the wall span: the client's wall time
         text += fmt::format(
             "{0} runtime(sec): {1:.6g}\n{0} operations(ops): {2}\n"
             "{0} throughput(ops/sec): {3:.6g}\n",

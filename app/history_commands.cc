@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <unistd.h>
+
 #include <cstdlib>
 #include <filesystem>
 
@@ -104,7 +106,7 @@ std::string ResolveStoreSpec(const std::string& given) {
 }
 
 int RunHistoryAdd(const std::vector<std::string>& files, const std::string& store_spec,
-                  std::ostream& out, std::ostream& err) {
+                  std::ostream& out, std::ostream& err, bool allow_incomplete) {
   if (files.empty()) {
     err << "kvbench history add: no results file given\n";
     return kExitBadInput;
@@ -114,6 +116,16 @@ int RunHistoryAdd(const std::vector<std::string>& files, const std::string& stor
   for (size_t i = 0; i < files.size(); ++i) {
     if (Status s = results::ReadRunRecord(files[i], &records[i]); !s.ok()) {
       err << "kvbench history add: " << s.message() << "\n";
+      return kExitBadInput;
+    }
+    // A run cut short looks like a complete run of fewer engines: its
+    // figures would enter every trend as if they were the whole run's.
+    if (!records[i].header.complete && !allow_incomplete) {
+      err << "kvbench history add: " << files[i] << ": the run did not finish (complete: false"
+          << (records[i].header.interrupted.empty() ? ""
+                                                    : ", interrupted by " +
+                                                          records[i].header.interrupted)
+          << "); add it anyway with --allow-incomplete\n";
       return kExitBadInput;
     }
   }
@@ -197,6 +209,33 @@ int RunHistoryCheck(const std::string& store_spec, const CheckArgs& args, std::o
 }
 
 int CheckHistoryStoreOpens(const std::string& store_spec, std::ostream& err) {
+  // A missing SQLite store is not created here: a run that then stops on bad
+  // input must leave nothing behind. It is enough that the file could be
+  // made: its nearest existing folder is one we may write in. The store is
+  // created when the run's results are added.
+  results::StoreLocation where;
+  if (results::ParseStoreLocation(store_spec, Env("HOME"), &where).ok() &&
+      where.kind == results::StoreLocation::Kind::kSqlite) {
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    if (!fs::exists(where.path, ec) && !fs::is_symlink(where.path, ec)) {
+      fs::path folder = fs::absolute(fs::path(where.path), ec).parent_path();
+      while (!fs::exists(folder, ec) && folder.has_parent_path() &&
+             folder != folder.parent_path()) {
+        folder = folder.parent_path();
+      }
+      if (!fs::is_directory(folder, ec) || access(folder.c_str(), W_OK | X_OK) != 0) {
+        err << "kvbench run --history: store '" << where.display << "' cannot be created: '"
+            << folder.string() << "' is not a folder kvbench may write in\n";
+        return kExitBadInput;
+      }
+      return kExitOk;
+    }
+    std::unique_ptr<results::HistoryStore> store;
+    return OpenStore("run --history", store_spec, results::OpenMode::kExisting, &store, err)
+               ? kExitOk
+               : kExitBadInput;
+  }
   std::unique_ptr<results::HistoryStore> store;
   return OpenStore("run --history", store_spec, results::OpenMode::kCreate, &store, err)
              ? kExitOk

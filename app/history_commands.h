@@ -28,7 +28,7 @@ std::string ResolveStoreSpec(const std::string& given);
 // Adds every results file in one transaction; nothing when any file fails
 // to parse. The files are only read.
 int RunHistoryAdd(const std::vector<std::string>& files, const std::string& store_spec,
-                  std::ostream& out, std::ostream& err);
+                  std::ostream& out, std::ostream& err, bool allow_incomplete = false);
 
 int RunHistoryList(const std::string& store_spec, const results::RunFilter& filter,
                    std::ostream& out, std::ostream& err);

@@ -58,6 +58,19 @@ int RunCompareCommand(const std::string& a_path, const std::string& b_path,
     return kExitBadInput;
   }
   const reports::Comparison c = CompareResults(a, b, options);
+  if (const std::string refusal = reports::MixedTimeBaseRefusal(c); !refusal.empty()) {
+    err << "kvbench compare: '" << a_path << "' vs '" << b_path << "': " << refusal << "\n";
+    return kExitBadInput;
+  }
+  // A run cut short compares only what it finished: said before the table.
+  for (const auto& [path, results] : {std::pair{&a_path, &a}, std::pair{&b_path, &b}}) {
+    if (!results->complete) {
+      err << "kvbench compare: note: '" << *path << "' is an incomplete run ("
+          << (results->interrupted.empty() ? "it did not finish"
+                                           : "interrupted by " + results->interrupted)
+          << "): rows it did not measure are missing, not unchanged\n";
+    }
+  }
   out << reports::RenderComparison(c, a, b, a_path, b_path);
   return c.has_regression ? kExitFailure : kExitOk;
 }

@@ -1,5 +1,7 @@
 #include "app/run_controller.h"
 
+#include <sys/ioctl.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -23,7 +25,10 @@
 #include "reports/verdict.h"
 #include "reports/hdr_histogram.h"
 #include "reports/ycsb_summary.h"
+#include "app/output_dir.h"
 #include "common/atomic_file.h"
+#include "common/owned_dir.h"
+#include "runner/phase_op.h"
 
 namespace kvbench::app {
 
@@ -37,7 +42,44 @@ std::string DefaultOutDir(const std::string& workload_name) {
   for (char& c : stamp) {
     if (c == ':') c = '-';
   }
-  return "runs/" + workload_name + "-" + stamp;
+  return "runs/" + SlugOf(workload_name) + "-" + stamp;
+}
+
+// Where `engine` keeps its files under `data_root`.
+std::string EngineDataDir(const std::string& data_root, const std::string& engine) {
+  return data_root + "/" + SlugOf(engine);
+}
+
+// Adds a phase run the engine's process reported. A failure is said on
+// stderr as it happens; rows measured after a writing phase failed are kept
+// but marked, so no report ranks figures of a half-written database.
+void TakePhaseRun(const std::string& workload, results::PhaseRun run, std::string* failed_write,
+                  results::RunResults* results) {
+  if (run.status == "failed") {
+    fmt::print(stderr, "kvbench: {}: {}: phase '{}' failed: {}\n", workload, run.engine, run.phase,
+               run.reason);
+    runner::PhaseOp op;
+    if (failed_write->empty() && runner::ParsePhaseOp(run.op, &op) && runner::InfoOf(op).writes) {
+      *failed_write = run.phase;
+    }
+  } else if (run.status == "ok" && !failed_write->empty()) {
+    run.status = "after-failed-phase";
+    run.reason = "ran after the writing phase '" + *failed_write +
+                 "' failed: its figures are of a partly written database, so not compared";
+  }
+  results->runs.push_back(std::move(run));
+}
+
+// " (the file system of DIR is full: ...)" when a failure happened on a full
+// disk, so ENOSPC is named as such even when the engine's message (or its
+// abort) does not say it; "" otherwise.
+std::string DiskFullNote(const std::string& dir) {
+  struct statvfs st;
+  if (::statvfs(dir.c_str(), &st) != 0) return "";
+  const uint64_t free_bytes = static_cast<uint64_t>(st.f_bavail) * st.f_frsize;
+  if (free_bytes >= (uint64_t{1} << 20) && st.f_favail > 0) return "";
+  return fmt::format(" (no space left: the file system holding '{}' has {} bytes free)", dir,
+                     free_bytes);
 }
 
 // Runs one engine in a child and appends what it reported to `results`.
@@ -48,18 +90,25 @@ void RunEngine(const runner::RunPlan& plan, const results::EngineRun& engine,
   // `kvbench ycsb` keeps the engine's files where they are; otherwise each
   // engine starts from an empty directory of its own.
   const bool own_dir = args.engine_dir.empty();
-  const std::string dir = own_dir ? data_root + "/" + engine.name : args.engine_dir;
-  std::error_code ec;
-  if (own_dir) fs::remove_all(dir, ec);
-  fs::create_directories(dir, ec);
+  const std::string dir = own_dir ? EngineDataDir(data_root, engine.name) : args.engine_dir;
+  Status claimed;
+  if (own_dir) {
+    claimed = ClaimDirectory(dir, results->run_id, ClaimMode::kReuseOwned);
+    if (claimed.ok()) claimed = EmptyOwnedDirectory(dir);
+  } else {
+    std::error_code ec;
+    fs::create_directories(dir, ec);
+    if (ec) claimed = Status::IOError("cannot create '" + dir + "': " + ec.message());
+  }
   results::EngineRun record = engine;
-  if (ec) {
+  if (!claimed.ok()) {
     record.status = "failed";
-    record.reason = "cannot create data directory '" + dir + "': " + ec.message();
+    record.reason = "data directory: " + claimed.message();
     results->engines.push_back(record);
     return;
   }
   std::string child_error;
+  std::string failed_write;  // the first failed writing phase's name, once one failed
   const runner::ChildOutcome outcome = runner::RunInChildProcess(
       [&](int fd) {
         return runner::RunEngineInChild(plan, engine, dir, show_progress, position, rows, fd);
@@ -90,7 +139,7 @@ void RunEngine(const runner::RunPlan& plan, const results::EngineRun& engine,
         }
         results::PhaseRun run;
         if (doc.contains(msg::kRun) && results::PhaseRunFromJson(doc[msg::kRun], &run).ok()) {
-          results->runs.push_back(std::move(run));
+          TakePhaseRun(plan.workload.name, std::move(run), &failed_write, results);
         }
       });
   record.wall_seconds = outcome.wall_seconds;
@@ -103,8 +152,23 @@ void RunEngine(const runner::RunPlan& plan, const results::EngineRun& engine,
                     : outcome.ok        ? child_error
                                         : child_error + " (" + outcome.failure + ")";
   }
+  if (record.status == "ok") {
+    // The engine process ran to its end, but a phase failed on the way: the
+    // engine did not finish its work, and says which phase did not.
+    for (const results::PhaseRun& run : results->runs) {
+      if (run.engine != engine.name || run.status != "failed") continue;
+      record.status = "partial";
+      record.reason = "phase '" + run.phase + "' failed: " + run.reason;
+      break;
+    }
+  }
+  if (record.status == "failed" || record.status == "partial") record.reason += DiskFullNote(dir);
   results->engines.push_back(record);
-  if (!args.keep_data && own_dir) fs::remove_all(dir, ec);
+  if (!args.keep_data && own_dir) {
+    if (Status removed = RemoveOwnedDirectory(dir); !removed.ok()) {
+      fmt::print(stderr, "kvbench: {}\n", removed.message());
+    }
+  }
 }
 
 // Writes `files` (name, text) under `prefix` (a directory with its '/', or a
@@ -188,17 +252,14 @@ Status PlanShard(const runner::RunPlan& plan, const RunArgs& args, results::Shar
 
 }  // namespace
 
-int RunWorkloadFile(const std::string& file, const RunArgs& args, bool several) {
-  runner::RunPlan plan;
-  Status s = runner::PlanRun(file, args.overrides, &plan);
-  if (!s.ok()) {
-    fmt::print(stderr, "kvbench: {}\n", s.message());
-    return kExitBadInput;
-  }
+namespace {
+
+// Prints what the plan warns of, and properties of YCSB's command line,
+// which `kvbench run` does not have.
+void PrintPlanWarnings(const std::string& file, const runner::RunPlan& plan) {
   for (const std::string& warning : plan.warnings) {
     fmt::print(stderr, "kvbench: warning: {}\n", warning);
   }
-  // Properties of YCSB's command line, which `kvbench run` does not have.
   const runner::Workload& w = plan.workload;
   for (const char* name : {"db", "dbname", "doload", "dotransactions", "dotransaction",
                            "kvbench.dir", "exportfile"}) {
@@ -210,14 +271,33 @@ int RunWorkloadFile(const std::string& file, const RunArgs& args, bool several) 
                  file, name);
     }
   }
-  RunArgs one = args;
-  if (several && !args.out.empty()) one.out = args.out + "/" + plan.workload.name;
-  if (several && !args.ycsb_output_dir.empty()) {
-    one.ycsb_output_dir = args.ycsb_output_dir + "/" + plan.workload.name;
-  }
-  results::RunResults results;
-  return RunPlanned(plan, file, one, &results);
 }
+
+// Bad input found before anything is written: every engine's data folder
+// under a user's --data-dir must be new, empty, or kvbench's own.
+Status CheckEngineDataDirs(const runner::RunPlan& plan, const std::string& data_root) {
+  for (const results::EngineRun& engine : plan.engines) {
+    const std::string dir = EngineDataDir(data_root, engine.name);
+    std::error_code ec;
+    if (!fs::exists(fs::symlink_status(dir, ec)) || IsOwnedDirectory(dir)) continue;
+    if (fs::is_symlink(fs::symlink_status(dir, ec)) || !fs::is_directory(dir, ec) ||
+        !IsEmptyButForMarker(dir)) {
+      return Status::InvalidArgument("--data-dir: refusing to use '" + dir + "' for engine " +
+                                     engine.name +
+                                     ": it is not empty (or not a directory) and kvbench did not "
+                                     "create it; choose another --data-dir");
+    }
+  }
+  return Status::OK();
+}
+
+// The file's run, its phases and engines already planned.
+struct PlannedFile {
+  std::string file;
+  runner::RunPlan plan;
+};
+
+}  // namespace
 
 int RunPlanned(const runner::RunPlan& plan, const std::string& file, const RunArgs& args,
                results::RunResults* results_out) {
@@ -235,21 +315,44 @@ int RunPlanned(const runner::RunPlan& plan, const std::string& file, const RunAr
   std::string default_out = DefaultOutDir(plan.workload.name);
   if (args.shard) default_out += fmt::format("-shard{}of{}", shard.index, shard.count);
   const std::string out = args.out.empty() ? default_out : args.out;
-  std::error_code ec;
-  fs::create_directories(out, ec);
-  if (ec) {
-    fmt::print(stderr, "kvbench: cannot create output directory '{}': {}\n", out, ec.message());
-    return kExitBadInput;
-  }
   const std::string data_root = !args.engine_dir.empty() ? args.engine_dir
                                 : args.data_dir.empty()  ? out + "/data"
                                                          : args.data_dir;
-  fs::create_directories(data_root, ec);
-
+  if (args.engine_dir.empty() && !args.data_dir.empty()) {
+    if (s = CheckEngineDataDirs(plan, data_root); !s.ok()) {
+      fmt::print(stderr, "kvbench: {}\n", s.message());
+      return kExitBadInput;
+    }
+  }
   results::RunResults& results = *results_out;
   results = {};
   results.run_id = results::NewRunId();
+  // Held until the run returns: one run per output folder.
+  OutputDir out_dir;
+  if (!args.out_claimed) {
+    std::string replaced;
+    if (s = OutputDir::Open(out, results.run_id, args.overwrite, &out_dir, &replaced); !s.ok()) {
+      fmt::print(stderr, "kvbench: {}\n", s.message());
+      return kExitBadInput;
+    }
+    if (!replaced.empty()) {
+      fmt::print(stderr, "kvbench: --overwrite: replaced {} in '{}'\n", replaced, out);
+    }
+  }
+  std::error_code ec;
+  if (args.engine_dir.empty() && args.data_dir.empty()) {
+    s = ClaimDirectory(data_root, results.run_id, ClaimMode::kReuseOwned);
+  } else {
+    fs::create_directories(data_root, ec);
+    if (ec) s = Status::IOError("cannot create '" + data_root + "': " + ec.message());
+  }
+  if (!s.ok()) {
+    fmt::print(stderr, "kvbench: data directory: {}\n", s.message());
+    return kExitFailure;
+  }
+
   results.started_at = runner::UtcTimestamp();
+  results.complete = false;
   results.command_line = args.command_line;
   results.environment = runner::CaptureEnvironment(data_root);
   const runner::Workload& w = plan.workload;
@@ -266,6 +369,9 @@ int RunPlanned(const runner::RunPlan& plan, const std::string& file, const RunAr
   const bool tty = ::isatty(STDERR_FILENO) && !args.quiet && !w.ycsb_output.status;
   runner::RunPosition position;
   position.engine_count = static_cast<int>(plan.engines.size());
+  if (winsize ws{}; tty && ::ioctl(STDERR_FILENO, TIOCGWINSZ, &ws) == 0) {
+    position.terminal_width = ws.ws_col;
+  }
   const std::string results_path = out + "/results.json";
   int rc = kExitOk;
   const size_t rows_per_engine = runner::RowsPerEngine(w);
@@ -288,10 +394,6 @@ int RunPlanned(const runner::RunPlan& plan, const std::string& file, const RunAr
       skipped.reason = "not run: the run was interrupted";
       results.engines.push_back(skipped);
       MarkNotRun(plan, engine.name, rows, &results);
-      if (Status written = results::WriteResultsFile(results, results_path); !written.ok()) {
-        fmt::print(stderr, "kvbench: {}\n", written.ToString());
-        return kExitFailure;
-      }
       continue;
     }
     if (!args.quiet) fmt::print(stderr, "kvbench: {}: running {}\n", w.name, engine.name);
@@ -303,9 +405,9 @@ int RunPlanned(const runner::RunPlan& plan, const std::string& file, const RunAr
       if (!args.quiet) {
         fmt::print(stderr, "kvbench: interrupted: keeping the finished phases, writing the report\n");
       }
-      if (runner::InterruptCount() > 1) break;  // a second Ctrl-C: no report, stop now
     } else if (results.engines.back().status != "ok") {
-      fmt::print(stderr, "kvbench: {}: engine {} failed: {}\n", w.name, engine.name,
+      fmt::print(stderr, "kvbench: {}: engine {} {}: {}\n", w.name, engine.name,
+                 results.engines.back().status == "partial" ? "did not finish" : "failed",
                  results.engines.back().reason);
       rc = kExitFailure;
     }
@@ -314,31 +416,34 @@ int RunPlanned(const runner::RunPlan& plan, const std::string& file, const RunAr
       std::fflush(stdout);
     }
     results.finished_at = runner::UtcTimestamp();
-    s = results::WriteResultsFile(results, results_path);
+    s = results::WriteResultsFile(results, results_path, args.pretty);
     if (!s.ok()) {
       fmt::print(stderr, "kvbench: {}\n", s.ToString());
       return kExitFailure;
     }
   }
   if (!args.keep_data && args.data_dir.empty() && args.engine_dir.empty()) {
-    fs::remove_all(data_root, ec);
+    if (s = RemoveOwnedDirectory(data_root); !s.ok()) fmt::print(stderr, "kvbench: {}\n", s.message());
   }
-  if (runner::InterruptCount() > 1) return kExitInterrupted;
+  results.finished_at = runner::UtcTimestamp();
+  if (runner::InterruptCount() > 0) {
+    rc = kExitInterrupted;
+    results.interrupted = strsignal(runner::InterruptSignal());
+  } else {
+    results.complete = true;
+  }
   if (args.shard) {
     // The shard's run ended: `kvbench merge` takes it as complete.
-    results.finished_at = runner::UtcTimestamp();
     results.shards.front().finished = true;
     results.shards.front().finished_at = results.finished_at;
-    if (Status written = results::WriteResultsFile(results, results_path); !written.ok()) {
-      fmt::print(stderr, "kvbench: {}\n", written.ToString());
-      return kExitFailure;
-    }
   }
-  if (runner::InterruptCount() > 0) rc = kExitInterrupted;
-  s = reports::WriteRunReports(results, out);
+  // results.json and the reports, published as one set: a failure leaves the
+  // results.json of the last finished engine (complete: false) and no report.
+  s = reports::WriteRunReports(results, out, args.pretty);
   if (!s.ok()) {
-    fmt::print(stderr, "kvbench: {}\n", s.ToString());
-    rc = kExitFailure;
+    fmt::print(stderr, "kvbench: the report was not written: {}; {} holds the results of the "
+               "engines that finished (marked incomplete)\n", s.ToString(), results_path);
+    return kExitFailure;
   }
   if (args.ycsb_output && !args.ycsb_output_dir.empty() &&
       !WriteFiles(args.ycsb_output_dir + "/",
@@ -375,19 +480,50 @@ int RunPlanned(const runner::RunPlan& plan, const std::string& file, const RunAr
   return rc;
 }
 
-
 int RunWorkloads(const RunArgs& args) {
   // A store that cannot be used stops the run before it starts.
   if (!args.history_store.empty() && CheckHistoryStoreOpens(args.history_store, std::cerr) != kExitOk) {
     return kExitBadInput;
   }
   runner::InstallInterruptHandlers();
+  // Every file is planned before any runs: a bad one is exit 2 with nothing
+  // written, not a failure after the others' results.
+  std::vector<PlannedFile> planned(args.files.size());
+  for (size_t i = 0; i < args.files.size(); ++i) {
+    planned[i].file = args.files[i];
+    if (Status s = runner::PlanRun(args.files[i], args.overrides, &planned[i].plan); !s.ok()) {
+      fmt::print(stderr, "kvbench: {}\n", s.message());
+      return kExitBadInput;
+    }
+  }
+  const bool several = planned.size() > 1;
+  // With several files and --out, each writes into a folder named after its
+  // workload: two that would share one are refused.
+  std::map<std::string, std::string> folder_of;
+  for (const PlannedFile& p : planned) {
+    const std::string folder = SlugOf(p.plan.workload.name);
+    if (several && !args.out.empty() && !folder_of.emplace(folder, p.file).second) {
+      fmt::print(stderr,
+                 "kvbench: {} and {} both name their workload '{}': they would write into the "
+                 "same folder '{}/{}'; rename one\n",
+                 folder_of[folder], p.file, p.plan.workload.name, args.out, folder);
+      return kExitBadInput;
+    }
+  }
   int rc = kExitOk;
-  for (const std::string& file : args.files) {
+  for (const PlannedFile& p : planned) {
     if (runner::InterruptCount() > 0) return kExitInterrupted;
-    const int one = RunWorkloadFile(file, args, args.files.size() > 1);
-    if (one == kExitBadInput || one == kExitInterrupted) return one;
-    if (one != kExitOk) rc = one;
+    PrintPlanWarnings(p.file, p.plan);
+    RunArgs one = args;
+    const std::string folder = SlugOf(p.plan.workload.name);
+    if (several && !args.out.empty()) one.out = args.out + "/" + folder;
+    if (several && !args.ycsb_output_dir.empty()) {
+      one.ycsb_output_dir = args.ycsb_output_dir + "/" + folder;
+    }
+    results::RunResults results;
+    const int code = RunPlanned(p.plan, p.file, one, &results);
+    if (code == kExitBadInput || code == kExitInterrupted) return code;
+    if (code != kExitOk) rc = code;
   }
   return rc;
 }

@@ -20,9 +20,17 @@ struct RunArgs {
   std::vector<std::string> files;
   runner::RunOverrides overrides;
   std::string out;       // output directory; default runs/<workload>-<time>
-  std::string data_dir;  // engines' files; default OUT/data, removed after the run
+  // --overwrite: `out` may hold an earlier kvbench run's files, which are
+  // replaced (never a folder kvbench did not make: app/output_dir.h).
+  bool overwrite = false;
+  // The caller (`kvbench crash`) has claimed and locked `out` itself.
+  bool out_claimed = false;
+  // Engines' files, each in DIR/<engine> (made and marked by kvbench, removed
+  // after it unless --keep-data); default OUT/data, removed after the run.
+  std::string data_dir;
   bool keep_data = false;
   bool quiet = false;
+  bool pretty = false;  // --pretty: results.json indented for people (compact by default)
   // YCSB's summary lines: on stdout after each engine, or with
   // ycsb_output_dir one file per engine, phase, point and repetition there.
   bool ycsb_output = false;
@@ -47,8 +55,10 @@ struct RunArgs {
   bool summary_on_stderr = false;
 };
 
-// Returns the process exit code: 0 all engines ran, 1 an engine failed (its
-// failure is in results.json), 2 bad input (nothing was run or written).
+// Returns the process exit code: 0 every engine finished every phase, 1 an
+// engine or a phase failed (in results.json, and said on stderr as it
+// happened), 2 bad input (nothing was run or written), 130 interrupted (what
+// finished is kept, results.json says complete: false).
 int RunWorkloads(const RunArgs& args);
 
 // Runs a plan made by the caller (`kvbench ycsb`), `file` naming its source,

@@ -11,6 +11,9 @@
 #include <cerrno>
 #include <cstring>
 
+#include "common/owned_dir.h"
+#include "common/shell_quote.h"
+
 extern char** environ;
 
 namespace kvbench::app {
@@ -53,12 +56,6 @@ std::string FirstLine(std::string s) {
 
 }  // namespace
 
-std::string ShellQuote(std::string_view text) {
-  std::string out = "'";
-  for (char c : text) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return out + "'";
-}
-
 std::string ArrayScriptPath(const SlurmJobSpec& s) { return s.out + "/kvbench-array.sbatch"; }
 std::string MergeScriptPath(const SlurmJobSpec& s) { return s.out + "/kvbench-merge.sbatch"; }
 std::string SubmitScriptPath(const SlurmJobSpec& s) { return s.out + "/submit.sh"; }
@@ -69,6 +66,24 @@ std::string ShardDir(const SlurmJobSpec& s, int shard) {
 std::string LogDir(const SlurmJobSpec& s) { return s.out + "/logs"; }
 
 Status CheckSlurmJobSpec(const SlurmJobSpec& spec) {
+  // Comments and #SBATCH lines are lines, not shell words: a newline in any
+  // value would end one and start a command.
+  for (const auto& [what, value] :
+       {std::pair{"the job name", &spec.name}, std::pair{"the workload path", &spec.workload},
+        std::pair{"--kvbench", &spec.kvbench}, std::pair{"--out", &spec.out},
+        std::pair{"--data-dir", &spec.data_dir}, std::pair{"--partition", &spec.partition},
+        std::pair{"--time", &spec.time_limit}}) {
+    if (HasControlCharacter(*value)) {
+      return Status::InvalidArgument(std::string(what) +
+                                     " holds a control character (a newline?): it cannot go "
+                                     "into a job script");
+    }
+  }
+  for (const std::string& o : spec.run_options) {
+    if (HasControlCharacter(o)) {
+      return Status::InvalidArgument("option '" + o + "' holds a control character");
+    }
+  }
   if (HasSpaceOrNewline(spec.out)) {
     return Status::InvalidArgument("--out '" + spec.out +
                                    "': #SBATCH lines cannot hold a path with spaces");
@@ -101,13 +116,16 @@ std::string ArrayScript(const SlurmJobSpec& spec) {
   s += "set -u\n";
   s += "shard=${SLURM_ARRAY_TASK_ID:?submit this script with sbatch: it is a job array}\n";
   s += fmt::format("out={}/shard-$shard\n", ShellQuote(spec.out));
+  // mktemp -d: a fresh folder of this task's own, never one planted at a
+  // predictable name in a shared /tmp.
   s += fmt::format(
-      "data={}/kvbench-${{SLURM_ARRAY_JOB_ID}}-$shard\n",
-      spec.data_dir.empty() ? std::string("${TMPDIR:-/tmp}") : ShellQuote(spec.data_dir));
-  s += "# A resubmitted task starts clean: results of an earlier task must not pass for its own.\n";
-  s += "rm -rf \"$out\" \"$data\"\nmkdir -p \"$data\"\n";
+      "data=$(mktemp -d {}/kvbench-\"$SLURM_ARRAY_JOB_ID-$shard\".XXXXXX) || exit 1\n",
+      spec.data_dir.empty() ? std::string("\"${TMPDIR:-/tmp}\"") : ShellQuote(spec.data_dir));
+  s += "# A resubmitted task replaces its earlier output (--overwrite replaces only what kvbench\n"
+       "# wrote there), so results of an earlier task never pass for its own.\n";
   s += fmt::format(
-      "{} run {} --shard \"$shard/{}\" --out \"$out\" --data-dir \"$data\" --quiet \\\n",
+      "{} run {} --shard \"$shard/{}\" --out \"$out\" --overwrite --data-dir \"$data\" "
+      "--quiet \\\n",
       ShellQuote(spec.kvbench), ShellQuote(spec.workload), spec.shards);
   s += "  --label slurm.job_id=\"$SLURM_JOB_ID\" \\\n"
        "  --label slurm.array_job_id=\"$SLURM_ARRAY_JOB_ID\" \\\n"
@@ -129,10 +147,9 @@ std::string MergeScript(const SlurmJobSpec& spec) {
   s += fmt::format("#SBATCH --job-name={}-merge\n#SBATCH --output={}/merge.log\n", spec.name,
                    LogDir(spec));
   s += CommonSbatchLines(spec);
-  s += fmt::format("set -u\nrm -rf {}\nexec {} merge", ShellQuote(MergedDir(spec)),
-                   ShellQuote(spec.kvbench));
+  s += fmt::format("set -u\nexec {} merge", ShellQuote(spec.kvbench));
   for (int k = 0; k < spec.shards; ++k) s += " " + ShellQuote(ShardDir(spec, k));
-  s += " -o " + ShellQuote(MergedDir(spec)) + "\n";
+  s += " -o " + ShellQuote(MergedDir(spec)) + " --overwrite\n";
   return s;
 }
 
@@ -143,9 +160,10 @@ std::string SubmitScript(const SlurmJobSpec& spec) {
       "set -euo pipefail\n"
       "array=$(sbatch --parsable {0})\narray=${{array%%;*}}\n"
       "merge=$(sbatch --parsable --dependency=afterany:$array {1})\nmerge=${{merge%%;*}}\n"
-      "echo \"array job $array ({2} tasks), merge job $merge; report: {3}/report.html\"\n",
+      "report={3}\n"
+      "echo \"array job $array ({2} tasks), merge job $merge; report: $report\"\n",
       ShellQuote(ArrayScriptPath(spec)), ShellQuote(MergeScriptPath(spec)), spec.shards,
-      MergedDir(spec));
+      ShellQuote(MergedDir(spec) + "/report.html"));
 }
 
 Status SubmitWithSbatch(const std::vector<std::string>& args, const std::string& script,

@@ -37,7 +37,9 @@ struct SlurmJobSpec {
 };
 
 // InvalidArgument when a path or an sbatch option cannot go into an #SBATCH
-// line (whitespace or a newline in it; sbatch splits those lines itself).
+// line (whitespace or a newline in it; sbatch splits those lines itself), or
+// any value holds a control character. Every value the scripts hold as a
+// shell word passes through ShellQuote (common/shell_quote.h).
 Status CheckSlurmJobSpec(const SlurmJobSpec& spec);
 
 std::string ArrayScript(const SlurmJobSpec& spec);
@@ -53,8 +55,6 @@ std::string MergedDir(const SlurmJobSpec& spec);
 std::string ShardDir(const SlurmJobSpec& spec, int shard);
 std::string LogDir(const SlurmJobSpec& spec);
 
-// `text` in single quotes for a POSIX shell.
-std::string ShellQuote(std::string_view text);
 
 // Runs `sbatch --parsable ARGS... SCRIPT` and returns the job id it printed.
 // InvalidArgument with one sentence when sbatch is not on PATH, cannot run,

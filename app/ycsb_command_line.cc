@@ -1,7 +1,10 @@
 #include "app/ycsb_command_line.h"
 
 #include <cerrno>
+#include <cmath>
 #include <cstdlib>
+
+#include "runner/workload.h"
 
 namespace kvbench::app {
 
@@ -108,8 +111,12 @@ Status ParseYcsbCommandLine(const std::vector<std::string>& args, YcsbCommandLin
       } else {
         char* end = nullptr;
         c.timeout_s = std::strtod(args[i].c_str(), &end);
-        if (args[i].empty() || *end != '\0' || !(c.timeout_s > 0)) {
-          return Status::InvalidArgument("ycsb: --timeout '" + args[i] + "': not seconds > 0");
+        // inf and nan parse too; neither is a time limit (runner/workload.h).
+        if (args[i].empty() || *end != '\0' || !std::isfinite(c.timeout_s) || !(c.timeout_s > 0) ||
+            c.timeout_s > runner::kMaxTimeoutS) {
+          return Status::InvalidArgument(
+              "ycsb: --timeout '" + args[i] + "': not seconds above 0 and at most " +
+              std::to_string(static_cast<int64_t>(runner::kMaxTimeoutS)));
         }
       }
     } else if (a.starts_with("--out=")) {

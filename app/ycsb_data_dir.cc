@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "common/atomic_file.h"
+#include "common/owned_dir.h"
 
 namespace kvbench::app {
 
@@ -130,9 +131,8 @@ Status StartYcsbLoad(const std::string& dir, const YcsbDataMarker& marker) {
   KVBENCH_RETURN_IF_ERROR(WriteYcsbMarker(dir, loading));
   fs::remove_all(dir + "/data", ec);
   if (ec) return Status::IOError(dir + "/data: cannot delete: " + ec.message());
-  fs::create_directories(dir + "/data", ec);
-  if (ec) return Status::IOError(dir + "/data: cannot create: " + ec.message());
-  return Status::OK();
+  // Marked as kvbench's, so a `recreate` phase may empty it (common/owned_dir.h).
+  return ClaimDirectory(dir + "/data", marker.loaded_at, ClaimMode::kEmptyOrNew);
 }
 
 }  // namespace kvbench::app

@@ -7,10 +7,14 @@
 // + "\n": no line holds a newline, so none is present.
 #include <fmt/core.h>
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <cerrno>
 #include <cstring>
-#include <fstream>
 
+#include "common/input_file.h"
 #include "datasets/key_kinds.h"
 
 namespace kvbench::datasets::internal {
@@ -55,8 +59,11 @@ Status NewFileKeyGenerator(const DatasetSpec& spec, uint64_t count, DatasetParam
   if (path.empty()) {
     return Status::InvalidArgument("dataset 'file': option 'path' (the key file) is required");
   }
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
+  // A directory, FIFO or /dev/zero would be read until memory runs out:
+  // only a regular file up to the stated size is read (common/input_file.h).
+  KVBENCH_RETURN_IF_ERROR(CheckInputFile(path, kMaxKeyFileBytes, "key file"));
+  const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+  if (fd < 0) {
     return Status::IOError(
         fmt::format("cannot read key file '{}': {}", path, std::strerror(errno)));
   }
@@ -64,16 +71,45 @@ Status NewFileKeyGenerator(const DatasetSpec& spec, uint64_t count, DatasetParam
   std::vector<uint64_t> starts = {0};
   size_t longest = 0;
   std::string line;
-  while (std::getline(in, line)) {
+  uint64_t total = 0;
+  auto end_line = [&] {
     if (!line.empty() && line.back() == '\r') line.pop_back();
-    if (line.empty()) continue;
+    if (line.empty()) return;
     bytes += line;
     starts.push_back(bytes.size());
     longest = std::max(longest, line.size());
+    line.clear();
+  };
+  Status read_status;
+  char buffer[1 << 16];
+  for (;;) {
+    const ssize_t n = read(fd, buffer, sizeof buffer);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) {
+      read_status = Status::IOError(
+          fmt::format("error reading key file '{}': {}", path, std::strerror(errno)));
+      break;
+    }
+    if (n == 0) break;
+    total += static_cast<uint64_t>(n);
+    if (total > kMaxKeyFileBytes) {  // it grew (or was replaced) after the check
+      read_status = Status::InvalidArgument(
+          fmt::format("key file '{}': over the limit of {} bytes", path, kMaxKeyFileBytes));
+      break;
+    }
+    const char* at = buffer;
+    const char* const end = buffer + n;
+    while (at < end) {
+      const char* newline = static_cast<const char*>(std::memchr(at, '\n', end - at));
+      line.append(at, (newline != nullptr ? newline : end) - at);
+      if (newline == nullptr) break;
+      end_line();
+      at = newline + 1;
+    }
   }
-  if (in.bad()) {
-    return Status::IOError(fmt::format("error reading key file '{}'", path));
-  }
+  close(fd);
+  KVBENCH_RETURN_IF_ERROR(read_status);
+  end_line();  // a last line without a newline
   const uint64_t lines = starts.size() - 1;
   if (lines == 0) return Status::InvalidArgument(fmt::format("key file '{}' holds no keys", path));
   if (count > lines) {

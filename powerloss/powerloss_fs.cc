@@ -22,6 +22,11 @@ struct PowerLossFs::Impl {
   std::mutex mu;        // serialises requests with the control calls
   bool frozen = false;  // after a cut: the power is off
   struct fuse *fuse = nullptr;
+  // Guards `mounted` between the loop's end and RequestUnmount, which may run
+  // at once (stdin closing as SIGTERM arrives): whoever unmounts first says
+  // so, and the other does not unmount again (libfuse would print "failed to
+  // unmount: Invalid argument"). Request handlers never take it.
+  std::mutex unmount_mu;
   bool mounted = false;
 };
 
@@ -386,8 +391,11 @@ Status PowerLossFs::Mount(const FsConfig &config) {
 
 int PowerLossFs::Loop() {
   const int rc = fuse_loop(impl_->fuse);
-  std::lock_guard guard(impl_->mu);
-  impl_->frozen = true;
+  {
+    std::lock_guard guard(impl_->mu);
+    impl_->frozen = true;
+  }
+  std::lock_guard unmounting(impl_->unmount_mu);
   if (impl_->mounted) {
     fuse_unmount(impl_->fuse);
     impl_->mounted = false;
@@ -421,10 +429,15 @@ void PowerLossFs::RequestUnmount() {
     std::lock_guard guard(impl_->mu);
     impl_->frozen = true;
   }
+  {
+    // The kernel ends the connection once the detached mount's last user is
+    // gone; the loop's read then fails and Loop() returns.
+    std::lock_guard unmounting(impl_->unmount_mu);
+    if (impl_->mounted && ::umount2(impl_->config.mountpoint.c_str(), MNT_DETACH) == 0) {
+      impl_->mounted = false;
+    }
+  }
   fuse_exit(impl_->fuse);
-  // The kernel ends the connection once the detached mount's last user is
-  // gone; the loop's read then fails and Loop() returns.
-  ::umount2(impl_->config.mountpoint.c_str(), MNT_DETACH);
 }
 
 }  // namespace kvbench::powerloss

@@ -114,5 +114,10 @@ int main(int argc, char **argv) {
   std::thread control(ServeControl, &fs);
   control.detach();  // it may sit in getline after a signal ended the loop
   const int rc = fs.Loop();
-  return rc == 0 ? 0 : 1;
+  // The control thread may be using `fs` right now (stdin closed as a signal
+  // ended the loop): returning would destroy it under that thread (the
+  // SIGSEGV/SIGABRT at shutdown of issue 28). The mount is gone already, so
+  // end the process without running destructors.
+  std::fflush(stdout);
+  ::_exit(rc == 0 ? 0 : 1);
 }

@@ -175,10 +175,13 @@ Comparison CompareResults(const RunResults& a, const RunResults& b, const Compar
       }
       continue;
     }
-    const auto has_wall = [](const PhaseRun& r) {
-      return !r.repetitions.empty() && r.repetitions.front().wall_seconds.has_value();
-    };
-    if (ra.target_ops == 0 && has_wall(ra) != has_wall(rb)) ++c.mixed_time_base_rows;
+    const bool a_calls = FiguresOf(ra).rate_over_engine_calls;
+    const bool b_calls = FiguresOf(rb).rate_over_engine_calls;
+    if (a_calls != b_calls) {
+      c.mixed_time_base.push_back(fmt::format("{}: {}'s ops/s over the time inside the engine's "
+                                              "calls (schema 4), {}'s over the wall span",
+                                              Where(la), a_calls ? "A" : "B", a_calls ? "B" : "A"));
+    }
     const std::vector<std::string> b_ops = RowOps(rb);
     for (const std::string& op : RowOps(ra)) {
       if (std::find(b_ops.begin(), b_ops.end(), op) == b_ops.end()) continue;
@@ -225,6 +228,22 @@ Comparison CompareResults(const RunResults& a, const RunResults& b, const Compar
     if (Find(a_runs, lb) == nullptr) c.only_in_b.push_back(Where(lb));
   }
   return c;
+}
+
+std::string MixedTimeBaseRefusal(const Comparison& c) {
+  if (c.mixed_time_base.empty() || c.options.allow_mixed_time_base) return "";
+  std::string out = fmt::format(
+      "{} row(s) divide ops by different times, so their ratios would compare two "
+      "definitions of ops/s: ",
+      c.mixed_time_base.size());
+  // The first few name the problem; the count says how far it goes.
+  for (size_t i = 0; i < std::min<size_t>(3, c.mixed_time_base.size()); ++i) {
+    out += (i == 0 ? "" : "; ") + c.mixed_time_base[i];
+  }
+  if (c.mixed_time_base.size() > 3) out += "; ...";
+  return out +
+         ". Rerun the schema-4 side with this kvbench (ops/s = operations / wall span), or "
+         "pass --allow-mixed-time-base to compare them anyway";
 }
 
 namespace {
@@ -278,14 +297,20 @@ std::string RenderComparison(const Comparison& c, const RunResults& a, const Run
   std::string out = "# kvbench compare\n\n";
   out += "- A: " + RunDescription(a, a_name) + "\n";
   out += "- B: " + RunDescription(b, b_name) + "\n\n";
-  if (c.mixed_time_base_rows > 0) {
+  out +=
+      "ops/s = operations / wall span of the phase's timed part (kvbench's own work between "
+      "the engine's calls included), as YCSB and db_bench define it. Results schema 4 files "
+      "divided unthrottled phases' operations by the time inside the engine's calls instead; "
+      "such rows are compared with wall-span rows only when asked (--allow-mixed-time-base).\n\n";
+  if (!c.mixed_time_base.empty()) {
     out += fmt::format(
-        "**Not like for like:** in {} row(s) one side was written before results schema 4, "
-        "when ops/s divided by the wall span (kvbench's own key generation and bookkeeping "
-        "between calls included), and the other after, when it divides by the time inside "
-        "the engine's calls. Their throughput ratios mix the two; rerun both with one "
-        "kvbench.\n\n",
-        c.mixed_time_base_rows);
+        "**Not like for like** (--allow-mixed-time-base): in {} row(s) one side's ops/s "
+        "divide by the time inside the engine's calls (a results schema 4 file) and the "
+        "other's by the wall span, which also holds kvbench's own work between calls. Their "
+        "throughput ratios mix the two; rerun the schema-4 side with this kvbench.\n\n",
+        c.mixed_time_base.size());
+    for (const std::string& s : c.mixed_time_base) out += "- " + MarkdownEscape(s) + "\n";
+    out += "\n";
   }
   out += fmt::format(
       "Ratios are B/A of medians over repetitions; intervals are {:.0f}% confidence intervals "

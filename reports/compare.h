@@ -48,6 +48,10 @@ struct CompareOptions {
   // up) larger than this percent, or an engine completing a phase in A and
   // not in B.
   std::optional<double> fail_on_regression_pct;
+  // Compare rows whose sides' ops/s divide by different times (a schema-4
+  // file's time inside the engine's calls against a wall span) instead of
+  // refusing; the comparison then says which rows mix them.
+  bool allow_mixed_time_base = false;
 };
 // Empty when the options make sense; else one message naming the option.
 std::string CheckCompareOptions(const CompareOptions& options);
@@ -84,12 +88,17 @@ struct Comparison {
   // The run-to-run noise floors estimated from the rows (fractions; 0 with
   // fewer than 8 rows).
   double throughput_floor = 0, p99_floor = 0;
-  // Unthrottled rows of client threads whose sides divide ops by different
-  // times: one written before results schema 4 (the wall span, the driver's
-  // work between calls included), the other after (the time inside the
-  // engine's calls). Their throughput ratios mix the two definitions.
-  size_t mixed_time_base_rows = 0;
+  // Rows whose sides' ops/s divide by different times: one side read from a
+  // results schema 4 file (the busiest thread's time inside the engine's
+  // calls), the other the wall span (every other schema). Their throughput
+  // ratios mix two definitions. One line per row, naming the in-call side.
+  std::vector<std::string> mixed_time_base;
+  size_t mixed_time_base_rows() const { return mixed_time_base.size(); }
 };
+
+// Why `c` must not be shown (`kvbench compare` exits 2 with it): rows of
+// mixed time bases without options.allow_mixed_time_base. Empty otherwise.
+std::string MixedTimeBaseRefusal(const Comparison& c);
 
 // Compares one figure's repetitions; `higher_is_better` for throughput. A
 // change must be at least max(minimum effect, `noise_floor`) (fractions).

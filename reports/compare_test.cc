@@ -8,6 +8,7 @@
 
 #include "reports/golden_test_support.h"
 #include "app/report_commands.h"
+#include "results/results_json.h"
 #include "tests/scratch_dir.h"
 
 namespace kvbench::reports {
@@ -97,21 +98,122 @@ TEST(CompareTest, HalvedThroughputFlagsExactlyThatEngine) {
   EXPECT_GT(lmdb_rows, 4u);
 }
 
-TEST(CompareTest, FilesFromBeforeAndAfterEngineCallTimeAreFlaggedNotLikeForLike) {
+// A schema-4 file's unthrottled rows divide by the time inside the engine's
+// calls (RateBase::kEngineCalls as read): set against wall-span rows they are
+// refused unless asked for, and then flagged row by row.
+TEST(CompareTest, RowsOfDifferentTimeBasesAreRefusedUnlessAllowed) {
   const results::RunResults a = WithRepetitions(test::LoadRunA(), 5, 0.01);
   results::RunResults b = a;
-  size_t unthrottled = 0;
+  size_t completed = 0;
   for (auto& run : b.runs) {
-    for (auto& rep : run.repetitions) rep.wall_seconds = rep.seconds * 1.2;
-    unthrottled += run.target_ops == 0 && !run.repetitions.empty() && run.status == "ok";
+    if (run.target_ops != 0) continue;
+    for (auto& rep : run.repetitions) {
+      rep.engine_seconds = rep.seconds;
+      rep.seconds *= 1.2;
+      rep.rate_base = results::RateBase::kEngineCalls;
+    }
+    completed += !run.repetitions.empty() && run.status == "ok";
   }
   const Comparison same = CompareResults(a, a, {});
-  EXPECT_EQ(same.mixed_time_base_rows, 0u);
+  EXPECT_EQ(same.mixed_time_base_rows(), 0u);
+  EXPECT_EQ(MixedTimeBaseRefusal(same), "");
   EXPECT_EQ(RenderComparison(same, a, a, "a", "a").find("Not like for like"), std::string::npos);
-  const Comparison mixed = CompareResults(a, b, {});
-  EXPECT_GT(mixed.mixed_time_base_rows, 0u);
-  EXPECT_LE(mixed.mixed_time_base_rows, unthrottled);
+  // Every report states what ops/s divides by.
+  EXPECT_NE(RenderComparison(same, a, a, "a", "a").find("ops/s = operations / wall span"),
+            std::string::npos);
+
+  const Comparison refused = CompareResults(a, b, {});
+  EXPECT_GT(refused.mixed_time_base_rows(), 0u);
+  EXPECT_LE(refused.mixed_time_base_rows(), completed);
+  const std::string reason = MixedTimeBaseRefusal(refused);
+  EXPECT_NE(reason.find("--allow-mixed-time-base"), std::string::npos) << reason;
+  EXPECT_NE(reason.find("B's ops/s over the time inside the engine's calls"), std::string::npos)
+      << reason;
+
+  CompareOptions allow;
+  allow.allow_mixed_time_base = true;
+  const Comparison mixed = CompareResults(a, b, allow);
+  EXPECT_EQ(MixedTimeBaseRefusal(mixed), "");
+  EXPECT_EQ(mixed.mixed_time_base_rows(), refused.mixed_time_base_rows());
   EXPECT_NE(RenderComparison(mixed, a, b, "a", "b").find("Not like for like"), std::string::npos);
+}
+
+// A results schema 4 file as that kvbench wrote it: unthrottled rows'
+// `seconds` the time inside the engine's calls, `wall_seconds` the wall span
+// (here 1.5x); paced rows both the wall span. Read as schema 5, then refused
+// by `kvbench compare` against a wall-span file unless allowed.
+TEST(CompareTest, ASchema4FileIsReadAsWallSpanAndRefusedAgainstWallSpanRows) {
+  kvbench::test::ScratchDir dir("compare-schema4");
+  const std::string a_path = test::TestdataPath("run_a.json");
+  nlohmann::json doc = nlohmann::json::parse(test::ReadText(a_path));
+  doc["schema_version"] = 4;
+  for (auto& run : doc["runs"]) {
+    for (auto& rep : run["repetitions"]) {
+      const double s = rep["seconds"].get<double>();
+      rep["wall_seconds"] = run["target_ops"].get<double>() == 0 ? s * 1.5 : s;
+    }
+  }
+  const std::string b_path = dir.path() + "/schema4.json";
+  ASSERT_TRUE(WriteFileAtomically(b_path, doc.dump()).ok());
+
+  results::RunResults a, b;
+  ASSERT_TRUE(results::ReadResultsFile(a_path, &a).ok());
+  ASSERT_TRUE(results::ReadResultsFile(b_path, &b).ok());
+  ASSERT_EQ(a.runs.size(), b.runs.size());
+  size_t unthrottled = 0, paced = 0;
+  for (size_t i = 0; i < a.runs.size(); ++i) {
+    ASSERT_EQ(a.runs[i].repetitions.size(), b.runs[i].repetitions.size());
+    for (size_t k = 0; k < a.runs[i].repetitions.size(); ++k) {
+      const results::Repetition& ra = a.runs[i].repetitions[k];
+      const results::Repetition& rb = b.runs[i].repetitions[k];
+      // Schema 1 (run_a.json): seconds was already the wall span.
+      EXPECT_EQ(ra.rate_base, results::RateBase::kWallSpan);
+      EXPECT_FALSE(ra.engine_seconds.has_value());
+      if (a.runs[i].target_ops == 0) {
+        ++unthrottled;
+        EXPECT_DOUBLE_EQ(rb.seconds, ra.seconds * 1.5);
+        ASSERT_TRUE(rb.engine_seconds.has_value());
+        EXPECT_DOUBLE_EQ(*rb.engine_seconds, ra.seconds);
+        EXPECT_EQ(rb.rate_base, results::RateBase::kEngineCalls);
+        EXPECT_NEAR(*rb.HarnessShare(), 1 - 1 / 1.5, 1e-12);
+      } else {
+        ++paced;
+        EXPECT_DOUBLE_EQ(rb.seconds, ra.seconds);
+        EXPECT_FALSE(rb.engine_seconds.has_value());
+        EXPECT_EQ(rb.rate_base, results::RateBase::kWallSpan);
+      }
+      // The file's figures are kept as written, never recomputed.
+      EXPECT_EQ(rb.ops.at(0).ops_per_sec, ra.ops.at(0).ops_per_sec);
+    }
+  }
+  EXPECT_GT(unthrottled, 0u);
+  EXPECT_GT(paced, 0u);
+  // Written back (schema 5) and read again, the mark survives.
+  results::RunResults again;
+  ASSERT_TRUE(WriteFileAtomically(dir.path() + "/again.json",
+                                  results::ResultsToJson(b).dump()).ok());
+  ASSERT_TRUE(results::ReadResultsFile(dir.path() + "/again.json", &again).ok());
+  for (size_t i = 0; i < b.runs.size(); ++i) {
+    for (size_t k = 0; k < b.runs[i].repetitions.size(); ++k) {
+      EXPECT_EQ(again.runs[i].repetitions[k].rate_base, b.runs[i].repetitions[k].rate_base);
+      EXPECT_EQ(again.runs[i].repetitions[k].engine_seconds,
+                b.runs[i].repetitions[k].engine_seconds);
+    }
+  }
+
+  std::ostringstream out, err;
+  EXPECT_EQ(app::RunCompareCommand(a_path, b_path, {}, out, err), 2);
+  EXPECT_EQ(out.str(), "");
+  EXPECT_NE(err.str().find("--allow-mixed-time-base"), std::string::npos) << err.str();
+  EXPECT_NE(err.str().find("time inside the engine's calls"), std::string::npos) << err.str();
+  std::ostringstream out2, err2;
+  CompareOptions allow;
+  allow.allow_mixed_time_base = true;
+  EXPECT_EQ(app::RunCompareCommand(a_path, b_path, allow, out2, err2), 0) << err2.str();
+  EXPECT_NE(out2.str().find("Not like for like"), std::string::npos);
+  // Two schema-4 files share one time base: compared without asking.
+  std::ostringstream out3, err3;
+  EXPECT_EQ(app::RunCompareCommand(b_path, b_path, {}, out3, err3), 0) << err3.str();
 }
 
 TEST(CompareTest, AChangeSmallerThanTheMinimumEffectIsNoChange) {

@@ -6,11 +6,16 @@
 // hold a comma, quote or line break). The first 25 columns are fixed in name
 // and order; later columns may be added at the end. Numbers are written in
 // full precision ("182345.67"), latencies in µs, sizes in bytes. A figure that
-// was not measured is an empty cell, never 0. seconds, CPU, RSS, file and I/O
+// was not measured is an empty cell, never 0. Text cells that begin with
+// '=', '+', '-' or '@' get a leading single quote (CsvTextField), so a
+// spreadsheet shows them instead of running them as formulas. seconds, CPU, RSS, file and I/O
 // figures belong to the whole repetition: rows of single operation types
 // repeat them. A run that did not complete has one row, op "all", with its
 // status and reason and no figures.
 #include <fmt/format.h>
+
+#include <algorithm>
+#include <iterator>
 
 #include "reports/report_model.h"
 #include "reports/reporter.h"
@@ -32,6 +37,13 @@ constexpr const char* kColumns[] = {
     // and the conditions of the sizes and of cold.
     "ops_per_sec_ci_low", "ops_per_sec_ci_high", "ops_per_sec_ci_level", "p99_us_ci_low",
     "p99_us_ci_high", "sizes_after_sync", "cache_resident_after_eviction_pct",
+    // Results schema 5: what ops_per_sec divides by. wall_seconds repeats
+    // `seconds` under a name that says what it is (in schema-4 files
+    // `seconds` was the in-call time); engine_seconds is the time inside the
+    // engine's calls, harness_share = 1 - engine_seconds / wall_seconds, and
+    // rate_base says which of the two ops_per_sec divides by (engine_calls
+    // only for rows read from a schema-4 file).
+    "wall_seconds", "engine_seconds", "harness_share", "rate_base",
     // Last: free text.
     "reason"};
 
@@ -63,11 +75,21 @@ std::string Row(const results::PhaseRun& run, const Figures& f) {
       CiLow(f.ops_per_sec), CiHigh(f.ops_per_sec),
       f.ops_per_sec && f.ops_per_sec->ci ? FormatExact(f.ops_per_sec->ci->level) : "",
       CiLow(f.p99_us), CiHigh(f.p99_us), f.sizes_after_sync ? "true" : "false",
-      Median(f.cache_resident_after_eviction_pct), run.reason};
+      Median(f.cache_resident_after_eviction_pct), Median(f.seconds), Median(f.engine_seconds),
+      Median(f.harness_share),
+      f.rate_over_engine_calls ? "engine_calls" : (f.ops_per_sec ? "wall_span" : ""),
+      run.reason};
+  // Cells of free or user-given text (names from the workload file, reasons
+  // from engines); every other cell is a number, a digest or a fixed word,
+  // and a number's leading '-' must stay a minus sign.
+  static constexpr size_t kTextCells[] = {0, 1, 2, 3, 24, 29};
   std::string line;
   for (size_t i = 0; i < fields.size(); ++i) {
     if (i > 0) line += ',';
-    line += CsvField(fields[i]);
+    const bool text = i + 1 == fields.size() ||
+                      std::find(std::begin(kTextCells), std::end(kTextCells), i) !=
+                          std::end(kTextCells);
+    line += text ? CsvTextField(fields[i]) : CsvField(fields[i]);
   }
   return line + "\r\n";
 }

@@ -110,5 +110,63 @@ TEST(CsvReportTest, QuotesFieldsPerRfc4180) {
   EXPECT_EQ(rows[1].back(), "error \"disk full\", after 10 ops\nsee log");
 }
 
+// OWASP's CSV injection: text that a spreadsheet would run as a formula is
+// written behind a single quote; numbers keep their sign and digits.
+TEST(CsvReportTest, TextCellsThatWouldRunAsFormulasAreQuotedNumbersAreNot) {
+  results::RunResults r = test::LoadRunA();
+  for (results::PhaseRun& run : r.runs) {
+    if (run.phase != r.runs[0].phase) continue;
+    run.phase = "=HYPERLINK(\"http://x\",\"y\")";
+    run.engine = "@" + run.engine;
+    run.reason = "-1+2";
+    run.cache = "+cold";
+  }
+  const auto rows = ParseCsv(MakeCsvReporter()->Render(r));
+  const std::vector<std::string>& h = rows.at(0);
+  size_t seen = 0;
+  for (size_t i = 1; i < rows.size(); ++i) {
+    const auto& row = rows[i];
+    if (row[Column(h, "phase")].rfind("'=", 0) != 0) {
+      EXPECT_NE(row[Column(h, "phase")].front(), '=');
+      continue;
+    }
+    ++seen;
+    EXPECT_EQ(row[Column(h, "phase")], "'=HYPERLINK(\"http://x\",\"y\")");
+    EXPECT_EQ(row[Column(h, "engine")].substr(0, 2), "'@");
+    EXPECT_EQ(row[Column(h, "cache")], "'+cold");
+    EXPECT_EQ(row.back(), "'-1+2");
+    for (const char* number : {"threads", "target_ops", "ops", "seconds", "ops_per_sec"}) {
+      const std::string& cell = row[Column(h, number)];
+      EXPECT_TRUE(cell.empty() || cell.front() != '\'') << number << ": " << cell;
+    }
+  }
+  EXPECT_GT(seen, 0u);
+}
+
+TEST(CsvReportTest, WallEngineSecondsAndHarnessShareColumns) {
+  results::RunResults r = test::LoadRunA();
+  for (results::PhaseRun& run : r.runs) {
+    for (results::Repetition& rep : run.repetitions) rep.engine_seconds = rep.seconds * 0.75;
+  }
+  const auto rows = ParseCsv(MakeCsvReporter()->Render(r));
+  const std::vector<std::string>& h = rows.at(0);
+  ASSERT_LT(Column(h, "harness_share"), h.size());
+  EXPECT_EQ(h.back(), "reason");
+  size_t checked = 0;
+  for (size_t i = 1; i < rows.size(); ++i) {
+    const auto& row = rows[i];
+    ASSERT_EQ(row.size(), h.size());
+    if (row[Column(h, "seconds")].empty()) continue;
+    EXPECT_EQ(row[Column(h, "wall_seconds")], row[Column(h, "seconds")]);
+    EXPECT_NEAR(std::stod(row[Column(h, "harness_share")]), 0.25, 1e-9);
+    EXPECT_NEAR(std::stod(row[Column(h, "engine_seconds")]),
+                0.75 * std::stod(row[Column(h, "seconds")]),
+                1e-9 * std::stod(row[Column(h, "seconds")]));
+    EXPECT_EQ(row[Column(h, "rate_base")], "wall_span");
+    ++checked;
+  }
+  EXPECT_GT(checked, 0u);
+}
+
 }  // namespace
 }  // namespace kvbench::reports

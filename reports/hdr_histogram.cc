@@ -266,7 +266,7 @@ std::vector<std::pair<std::string, std::string>> HdrHistogramFiles(
           if (!std::isalnum(static_cast<unsigned char>(c)) && c != '-') c = '_';
         }
         files.emplace_back(stem + "-" + name + ".hlog",
-                           RenderHistogramLog(*rep.time_series, op, rep.WallSeconds(),
+                           RenderHistogramLog(*rep.time_series, op, rep.seconds,
                                               "[kvbench " + run.engine + ", phase " + run.phase +
                                                   ", " + op.op + ", values in ns]"));
         for (const results::OpFigures& f : rep.ops) {

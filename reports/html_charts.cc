@@ -414,7 +414,9 @@ void AddTimeSeriesCharts(const PhaseView& phase, const std::vector<std::string>&
       svg::LineSeries r{engine, Colour(engines, engine), {}};
       svg::LineSeries l{engine, Colour(engines, engine), {}};
       for (size_t i = 0; i < all.count.size(); ++i) {
-        // At the interval's middle; the last interval may be shorter.
+        // At the interval's middle; the last interval may be shorter: it
+        // ends with the wall span (rep->seconds, the wall span since
+        // schema 5 and as read from every older file).
         const double begin = static_cast<double>(i) * ts.interval_s;
         const double end = i + 1 == all.count.size() ? rep->seconds : begin + ts.interval_s;
         const double x = (begin + std::max(begin, end)) / 2;

@@ -25,6 +25,39 @@ void ForRuns(results::RunResults* r, const std::string& phase, const std::string
   }
 }
 
+// Every repetition of every run given `share` of its wall span outside the
+// engine's calls, but `engine`'s in phase `phase` given `engine_share`.
+results::RunResults WithHarnessShare(double share, const std::string& phase,
+                                     const std::string& engine, double engine_share) {
+  results::RunResults r = test::LoadRunA();
+  for (auto& run : r.runs) {
+    const double s = run.phase == phase && run.engine == engine ? engine_share : share;
+    for (auto& rep : run.repetitions) rep.engine_seconds = rep.seconds * (1 - s);
+  }
+  return r;
+}
+
+// Above 10% a row's ops/s is partly kvbench's own work: its cell, a warning
+// in its phase, and the verdict line that ranks on it all say so.
+TEST(MarkdownReportTest, AClientBoundRowIsFlaggedInItsTableAndInTheVerdict) {
+  const std::string md = Markdown(WithHarnessShare(0.03, "load", "stdmap", 0.25));
+  EXPECT_TRUE(Contains(md, "| 25% (client-bound) |")) << md;
+  EXPECT_TRUE(Contains(md, "| 3% |"));
+  EXPECT_TRUE(Contains(md, "> **WARNING:** client-bound: this figure is partly kvbench's own "
+                           "work (harness share above 10%): stdmap."))
+      << md;
+  // load's verdict ranks stdmap first: the line says it rests on a client-bound row.
+  EXPECT_TRUE(Contains(md, "- load: stdmap fastest"));
+  const size_t load = md.find("- load: stdmap fastest");
+  const std::string line = md.substr(load, md.find('\n', load) - load);
+  EXPECT_TRUE(Contains(line, "client-bound: this figure is partly kvbench's own work (stdmap)"))
+      << line;
+  // Nothing else is: 3% is the engine's figure.
+  const std::string calm = Markdown(WithHarnessShare(0.03, "", "", 0));
+  EXPECT_FALSE(Contains(calm, "client-bound: this figure")) << calm;
+  EXPECT_TRUE(Contains(calm, "ops/s = operations / wall span"));
+}
+
 TEST(MarkdownReportTest, EqualWorkGivesNoWarning) {
   const std::string md = Markdown(test::LoadRunA());
   EXPECT_FALSE(Contains(md, "WARNING"));

@@ -4,6 +4,7 @@
 
 #include <functional>
 #include <limits>
+#include <set>
 
 #include "reports/text_format.h"
 
@@ -127,6 +128,7 @@ void AddEngineRows(const results::RunResults& results, const PhaseView& phase,
     }
     row.push_back({f.ops_per_sec && fastest > 0 ? FormatRatio(f.ops_per_sec->median / fastest)
                                                 : kUnmeasured});
+    row.push_back({HarnessShareText(f)});
     row.push_back({Median(f.p50_us, micros)});
     row.push_back({Median(f.p99_us, micros)});
     row.push_back({Median(f.p999_us, micros)});
@@ -163,6 +165,7 @@ void AddEngineRows(const results::RunResults& results, const PhaseView& phase,
   MarkBest(&rows, ops, c++, true);
   if (columns.range) ++c;
   ++c;  // ratio
+  ++c;  // harness share
   MarkBest(&rows, p50, c++, false);
   MarkBest(&rows, p99, c++, false);
   MarkBest(&rows, p999, c++, false);
@@ -259,6 +262,8 @@ std::vector<PhaseSection> BuildPhaseSections(const results::RunResults& results)
     }
     Columns columns;
     columns.range = max_reps > 1;
+    bool any_engine_calls = false;
+    std::set<std::string> client_bound;  // engines with a client-bound row
     for (const PointRuns& pr : phase.points) {
       for (const PhaseRun* run : pr.runs) {
         const Figures f = FiguresOf(*run);
@@ -266,6 +271,8 @@ std::vector<PhaseSection> BuildPhaseSections(const results::RunResults& results)
         columns.open = columns.open || f.open_seconds.has_value();
         columns.evicted = columns.evicted || f.cache_resident_after_eviction_pct.has_value();
         columns.lateness = columns.lateness || f.pacing_lateness_p99_us.has_value();
+        any_engine_calls = any_engine_calls || f.rate_over_engine_calls;
+        if (ClientBound(f)) client_bound.insert(run->engine);
       }
     }
     s.note = columns.range ? fmt::format(
@@ -274,6 +281,18 @@ std::vector<PhaseSection> BuildPhaseSections(const results::RunResults& results)
                                  "brackets).",
                                  max_reps)
                            : "One repetition: no interval, so no engine is called best.";
+    // What every ops/s figure divides by, and the rows it does not describe
+    // the engine alone: said where the figures are.
+    s.note +=
+        " ops/s = operations / wall span of the timed part (as YCSB and db_bench); harness "
+        "share = the part of that span outside the engine's calls (kvbench's own work, or "
+        "idle), over 10% marked \"client-bound\": that figure is partly kvbench's own work "
+        "(not under a target rate, where the time between calls is the pacing's).";
+    if (any_engine_calls) {
+      s.note +=
+          " \"ops/s over in-call time (schema 4)\": a row read from a results schema 4 file, "
+          "whose ops/s divide by the busiest thread's time inside the engine's calls instead.";
+    }
     s.note +=
         " Bold: best at its matrix point, its interval clear of the runner-up's; \"tied\": "
         "the leaders' intervals overlap, so the data cannot name a best. vs best = median "
@@ -302,10 +321,10 @@ std::vector<PhaseSection> BuildPhaseSections(const results::RunResults& results)
     Table& t = s.engines;
     AddMatrixHeader(phase.varying, &t);
     const std::vector<std::string> header = {
-        "engine", "ops/s",    "ops/s interval", "vs best", "p50 µs",          "p99 µs", "p99.9 µs",
-        "CPU",    "peak RSS", "file size",   "written", "after eviction", "cached at start",
-        "pacing p99 µs", "reopen", "status"};
-    const std::vector<bool> numeric = {false, true, true, true, true, true, true, true,
+        "engine",   "ops/s",     "ops/s interval", "vs best", "harness share",  "p50 µs",
+        "p99 µs",   "p99.9 µs",  "CPU",            "peak RSS", "file size",     "written",
+        "after eviction", "cached at start", "pacing p99 µs", "reopen", "status"};
+    const std::vector<bool> numeric = {false, true, true, true, true, true, true, true, true,
                                        true,  true, true, true, true, true, true, false};
     for (size_t i = 0; i < header.size(); ++i) {
       if (header[i] == "ops/s interval" && !columns.range) continue;
@@ -323,6 +342,14 @@ std::vector<PhaseSection> BuildPhaseSections(const results::RunResults& results)
         s.per_op.header.push_back(h);
         s.per_op.numeric.push_back(std::string(h) != "engine" && std::string(h) != "op");
       }
+    }
+    if (!client_bound.empty()) {
+      std::string names;
+      for (const std::string& e : client_bound) names += (names.empty() ? "" : ", ") + e;
+      s.warnings.push_back(fmt::format(
+          "{} (harness share above {:.0f}%): {}. Its ops/s is what the run achieved, but not "
+          "the engine's alone.",
+          kClientBoundNote, 100 * kClientBoundShare, names));
     }
     for (const PointRuns& pr : phase.points) {
       AddEngineRows(results, phase, pr, columns, &t);

@@ -154,6 +154,12 @@ Figures FiguresOf(const PhaseRun& run, std::string_view op) {
   f.ops = Collect(run, op, [](R, O o) -> Opt { return static_cast<double>(o.ops); });
   f.seconds = Collect(run, op, [](R r, O) -> Opt { return r.seconds; });
   f.ops_per_sec = Collect(run, op, [](R, O o) -> Opt { return o.ops_per_sec; });
+  f.engine_seconds = Collect(run, op, [](R r, O) -> Opt { return r.engine_seconds; });
+  f.harness_share = Collect(run, op, [](R r, O) -> Opt { return r.HarnessShare(); });
+  for (const Repetition& r : run.repetitions) {
+    f.rate_over_engine_calls |= r.rate_base == results::RateBase::kEngineCalls;
+  }
+  f.paced = run.target_ops > 0;
   f.p50_us = Collect(run, op, [&](R, O o) -> Opt { return us(o.latency.p50_ns); });
   f.p90_us = Collect(run, op, [&](R, O o) -> Opt { return us(o.latency.p90_ns); });
   f.p99_us = Collect(run, op, [&](R, O o) -> Opt { return us(o.latency.p99_ns); });
@@ -189,6 +195,19 @@ Figures FiguresOf(const PhaseRun& run, std::string_view op) {
   f.bytes_returned = Collect(run, op, [&](R, O o) { return count(o.work.bytes_returned); });
   f.errors = Collect(run, op, [&](R, O o) { return count(o.work.errors); });
   return f;
+}
+
+bool ClientBound(const Figures& f) {
+  return !f.paced && f.harness_share && f.harness_share->median > kClientBoundShare;
+}
+
+std::string HarnessShareText(const Figures& f, std::string_view unmeasured) {
+  if (f.rate_over_engine_calls) return "ops/s over in-call time (schema 4)";
+  if (!f.harness_share) return std::string(unmeasured);
+  if (f.paced) return "n/a (paced)";
+  const double v = 100 * f.harness_share->median;
+  const std::string pct = v >= 1 ? fmt::format("{:.0f}%", v) : fmt::format("{:.1f}%", v);
+  return ClientBound(f) ? pct + " (client-bound)" : pct;
 }
 
 bool InMemory(const results::RunResults& results, std::string_view engine) {

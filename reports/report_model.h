@@ -79,7 +79,16 @@ std::vector<std::string> OpNames(const results::PhaseRun& run);
 struct Figures {
   std::string op;
   int repetitions = 0;  // repetitions that have this operation type
-  std::optional<results::Spread> ops, seconds, ops_per_sec;
+  // seconds is the wall span ops/s divides by; engine_seconds the time
+  // inside the engine's calls within it; harness_share = 1 - engine / wall
+  // (results::Repetition::HarnessShare), per repetition.
+  std::optional<results::Spread> ops, seconds, ops_per_sec, engine_seconds, harness_share;
+  // Some repetition's ops_per_sec divide by the time inside the engine's
+  // calls, not the wall span (rows read from a schema-4 file).
+  bool rate_over_engine_calls = false;
+  // Under a target rate: the time outside the calls is mostly the pacing's
+  // waits, by design, so the harness share says nothing about kvbench.
+  bool paced = false;
   std::optional<results::Spread> p50_us, p90_us, p99_us, p999_us, max_us;
   std::optional<results::Spread> cpu_user_s, cpu_sys_s, cpu_total_s, peak_rss_bytes;
   std::optional<results::Spread> file_bytes, allocated_bytes, bytes_read, bytes_written;
@@ -92,6 +101,21 @@ struct Figures {
   std::string stream_digest;  // of the first repetition that has the op
 };
 Figures FiguresOf(const results::PhaseRun& run, std::string_view op = "all");
+
+// Above this harness share (results::Repetition::HarnessShare) a row's ops/s
+// is "client-bound": partly kvbench's own work, not the engine's.
+inline constexpr double kClientBoundShare = 0.10;
+// The row's ops/s is partly kvbench's own work: its median harness share is
+// above kClientBoundShare, unthrottled (a paced row waits between
+// calls by design). Said wherever the figure is shown.
+bool ClientBound(const Figures& f);
+inline constexpr const char* kClientBoundNote =
+    "client-bound: this figure is partly kvbench's own work";
+// The harness share of a row for people: "3%", "14% (client-bound)",
+// "n/a (paced)" under a target rate, or for a row whose ops/s divides by the
+// in-call time (schema 4) a note that says so; `unmeasured` when not
+// measured. ASCII but for `unmeasured`.
+std::string HarnessShareText(const Figures& f, std::string_view unmeasured = "–");
 
 // Engines whose data lives only in memory (declared not durable): cold cache
 // and file sizes mean nothing for them, so they are shown, not ranked.

@@ -10,11 +10,13 @@
 
 namespace kvbench::reports {
 
-// Writes report.md, report.html and results.csv into `out_dir` (which must
-// exist), each atomically (results::WriteFileAtomically): a failed write
-// leaves any older file of that name intact. Returns the first error, naming
-// the file; later files are still attempted.
-Status WriteRunReports(const results::RunResults& results, const std::string& out_dir);
+// Publishes results.json, report.md, report.html and results.csv into
+// `out_dir` (which must exist) as one set (WriteFileSetAtomically): all four
+// are written and synced under temporary names first, so a failure (a full
+// disk) leaves the previous files, every one of them, in place. Returns the
+// error naming the file.
+Status WriteRunReports(const results::RunResults& results, const std::string& out_dir,
+                       bool pretty_json = false);
 
 // A compact plain-text table for a terminal at the end of a run: one line per
 // phase, matrix point and engine with ops/s, p50 and p99 in µs and the status.

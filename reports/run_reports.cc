@@ -12,15 +12,16 @@ std::unique_ptr<Reporter> MakeReporter(std::string_view format) {
   return nullptr;
 }
 
-Status WriteRunReports(const results::RunResults& results, const std::string& out_dir) {
-  Status first_error;
+Status WriteRunReports(const results::RunResults& results, const std::string& out_dir,
+                       bool pretty_json) {
+  std::vector<std::pair<std::string, std::string>> files;
+  files.emplace_back(out_dir + "/results.json", results::ResultsFileText(results, pretty_json));
   for (const char* format : {"md", "html", "csv"}) {
     const std::unique_ptr<Reporter> reporter = MakeReporter(format);
-    const std::string path = out_dir + "/" + std::string(reporter->file_name());
-    Status s = WriteFileAtomically(path, reporter->Render(results));
-    if (!s.ok() && first_error.ok()) first_error = s;
+    files.emplace_back(out_dir + "/" + std::string(reporter->file_name()),
+                       reporter->Render(results));
   }
-  return first_error;
+  return WriteFileSetAtomically(files);
 }
 
 }  // namespace kvbench::reports

@@ -33,20 +33,24 @@ std::string RenderSummaryTable(const results::RunResults& results) {
   if (v.target) columns.push_back({"target", true});
   if (v.cache) columns.push_back({"cache"});
   if (v.host) columns.push_back({"host"});
-  for (const char* h : {"ops/s", "p50 us", "p99 us"}) columns.push_back({h, true});
+  // ops/s = operations / wall span; harness = the share of that span outside
+  // the engine's calls, "client-bound" above 10% (reports/report_model.h).
+  for (const char* h : {"ops/s", "harness", "p50 us", "p99 us"}) columns.push_back({h, true});
   columns.push_back({"status"});
 
   std::vector<std::vector<std::string>> rows;
   for (const PhaseView& phase : phases) {
     for (const PointRuns& pr : phase.points) {
       for (const results::PhaseRun* run : pr.runs) {
-        const Figures f = FiguresOf(*run);
+        // A failed phase's partial figures are not the phase's: none shown.
+        const Figures f = run->status == "failed" ? Figures{} : FiguresOf(*run);
         std::vector<std::string> row = {run->phase, run->engine};
         if (v.threads) row.push_back(std::to_string(run->threads));
         if (v.target) row.push_back(FormatTarget(run->target_ops));
         if (v.cache) row.push_back(run->cache.empty() ? "-" : run->cache);
         if (v.host) row.push_back(pr.point.host);
         row.push_back(f.ops_per_sec ? FormatRate(f.ops_per_sec->median) : "-");
+        row.push_back(HarnessShareText(f, "-"));  // ASCII: "-", not the reports' dash
         row.push_back(f.p50_us ? FormatMicros(f.p50_us->median) : "-");
         row.push_back(f.p99_us ? FormatMicros(f.p99_us->median) : "-");
         row.push_back(run->status + (run->reason.empty() ? "" : ": " + run->reason));

@@ -11,11 +11,13 @@ std::string FirstLine(const std::string& s) { return s.substr(0, s.find('\n')); 
 TEST(SummaryTableTest, MatrixColumnsOnlyWhenTheyVary) {
   results::RunResults r = test::LoadRunA();
   EXPECT_EQ(FirstLine(RenderSummaryTable(r)),
-            "phase     engine    threads       target  cache      ops/s  p50 us  p99 us  status");
+            "phase     engine    threads       target  cache      ops/s  harness  p50 us  p99 us  "
+            "status");
   std::erase_if(r.runs, [](const results::PhaseRun& run) {
     return run.phase == "ycsb_a" || !run.cache.empty();
   });
-  EXPECT_EQ(FirstLine(RenderSummaryTable(r)), "phase  engine        ops/s  p50 us  p99 us  status");
+  EXPECT_EQ(FirstLine(RenderSummaryTable(r)),
+            "phase  engine        ops/s  harness  p50 us  p99 us  status");
 }
 
 TEST(SummaryTableTest, OneLinePerRunWithStatusAndReason) {

@@ -122,9 +122,11 @@ std::string ValueText(double v, const std::string& unit) {
 }  // namespace
 
 const std::string& PaletteColour(size_t index) {
-  static const std::string kPalette[kPaletteSize] = {"#4e79a7", "#f28e2b", "#e15759", "#76b7b2",
-                                                     "#59a14f", "#edc948", "#b07aa1", "#ff9da7",
-                                                     "#9c755f", "#bab0ac", "#1f3a68", "#333333"};
+  static const std::string kPalette[kPaletteSize] = {
+      "#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f", "#edc948", "#b07aa1",
+      "#ff9da7", "#9c755f", "#bab0ac", "#5610c2", "#f01cbb", "#66e10c", "#bb83fe",
+      "#0a5136", "#7c1876", "#154dae", "#726d08", "#07e478", "#d60d03", "#7e273e",
+      "#cc156d", "#824005", "#fb80d2", "#f5bb81", "#a8d64d", "#bec2fb", "#46deb5"};
   return kPalette[index % kPaletteSize];
 }
 

@@ -14,10 +14,14 @@
 
 namespace kvbench::reports::svg {
 
-// A fixed palette of 12 colours, distinct on white for 2 to 12 series (the
-// Tableau-10 hues, dark navy and near-black). Index i beyond 11 wraps around.
+// A fixed palette of 28 colours, every two of them at least 20 apart in
+// CIELAB (Delta E 1976; 2.3 is a just-noticeable difference) so that twenty
+// engines on one chart never share a colour: the Tableau-10 hues first (the
+// usual few engines keep familiar colours), then 18 more picked greedily for
+// the largest least distance, with lightness about 30-80 so each reads on white.
+// Index i beyond 27 wraps around; svg_chart_test checks the distances.
 const std::string& PaletteColour(size_t index);
-inline constexpr size_t kPaletteSize = 12;
+inline constexpr size_t kPaletteSize = 28;
 
 struct LegendEntry {
   std::string label;

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <array>
+#include <cmath>
 #include <set>
 
 namespace kvbench::reports::svg {
@@ -41,11 +43,38 @@ TEST(SvgChartTest, TickLabelsUseSiSuffixes) {
   EXPECT_EQ(TickLabel(0.01), "0.01");
 }
 
-TEST(SvgChartTest, PaletteHasTwelveDistinctColours) {
-  std::set<std::string> colours;
-  for (size_t i = 0; i < kPaletteSize; ++i) colours.insert(PaletteColour(i));
-  EXPECT_EQ(colours.size(), kPaletteSize);
+// sRGB "#rrggbb" to CIELAB (D65), for the palette's distance rule.
+std::array<double, 3> Lab(const std::string& hex) {
+  auto linear = [&](int at) {
+    const double c = std::stoi(hex.substr(static_cast<size_t>(at), 2), nullptr, 16) / 255.0;
+    return c <= 0.04045 ? c / 12.92 : std::pow((c + 0.055) / 1.055, 2.4);
+  };
+  const double r = linear(1), g = linear(3), b = linear(5);
+  const double x = (0.4124 * r + 0.3576 * g + 0.1805 * b) / 0.95047;
+  const double y = 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  const double z = (0.0193 * r + 0.1192 * g + 0.9505 * b) / 1.08883;
+  auto f = [](double t) { return t > 0.008856 ? std::cbrt(t) : 7.787 * t + 16.0 / 116; };
+  return {116 * f(y) - 16, 500 * (f(x) - f(y)), 200 * (f(y) - f(z))};
+}
+
+// Issue 33: with 18 engines, 12 colours taken modulo 12 gave six pairs of
+// engines one colour. At least 24 series, any two at least 20 apart.
+TEST(SvgChartTest, PaletteKeepsTwentyFourSeriesApart) {
+  ASSERT_GE(kPaletteSize, 24u);
+  double least = 1e9;
+  for (size_t i = 0; i < kPaletteSize; ++i) {
+    const auto a = Lab(PaletteColour(i));
+    EXPECT_GE(a[0], 25) << PaletteColour(i) << " too dark to tell from the axis";
+    EXPECT_LE(a[0], 86) << PaletteColour(i) << " too light on white";
+    for (size_t j = i + 1; j < kPaletteSize; ++j) {
+      const auto b = Lab(PaletteColour(j));
+      const double d = std::hypot(a[0] - b[0], a[1] - b[1], a[2] - b[2]);
+      least = std::min(least, d);
+      EXPECT_GE(d, 20.0) << PaletteColour(i) << " and " << PaletteColour(j);
+    }
+  }
   EXPECT_EQ(PaletteColour(kPaletteSize), PaletteColour(0));
+  RecordProperty("least_delta_e", std::to_string(least));
 }
 
 TEST(SvgChartTest, NothingToDrawIsEmpty) {

@@ -185,4 +185,13 @@ std::string CsvField(std::string_view text) {
   return out + "\"";
 }
 
+std::string CsvTextField(std::string_view text) {
+  // OWASP's list: a formula starts with one of these; tab and CR too, as
+  // some spreadsheets skip them before looking.
+  if (!text.empty() && std::string_view("=+-@\t\r").find(text.front()) != std::string_view::npos) {
+    return CsvField("'" + std::string(text));
+  }
+  return CsvField(text);
+}
+
 }  // namespace kvbench::reports

@@ -44,5 +44,11 @@ std::string MarkdownCode(std::string_view text);
 // One CSV field per RFC 4180: quoted when it holds a comma, quote, CR or LF,
 // with quotes doubled.
 std::string CsvField(std::string_view text);
+// A CSV field of free text (names, reasons): as CsvField, but a value that
+// begins with '=', '+', '-' or '@' (also after a tab or CR, which some
+// spreadsheets skip) is prefixed with a single quote, so a spreadsheet shows
+// it as text instead of running it as a formula (OWASP's "CSV injection").
+// Never for numbers: "-5" would stop being one.
+std::string CsvTextField(std::string_view text);
 
 }  // namespace kvbench::reports

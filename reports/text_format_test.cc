@@ -42,6 +42,19 @@ TEST(TextFormatTest, ExactNumbersForMachines) {
   EXPECT_EQ(FormatExact(0.1 + 0.2), "0.30000000000000004");
 }
 
+TEST(TextFormatTest, CsvTextFieldDisarmsFormulasOnly) {
+  for (const char* formula : {"=1+1", "+1", "-1", "@SUM(A1)", "\tx", "\rx"}) {
+    EXPECT_EQ(CsvTextField(formula).substr(0, 1) == "\"" ? CsvTextField(formula).substr(1, 1)
+                                                         : CsvTextField(formula).substr(0, 1),
+              "'")
+        << formula;
+  }
+  EXPECT_EQ(CsvTextField("=a,b"), "\"'=a,b\"");
+  EXPECT_EQ(CsvTextField("lmdb"), "lmdb");
+  EXPECT_EQ(CsvTextField("a=b"), "a=b");
+  EXPECT_EQ(CsvTextField(""), "");
+}
+
 TEST(TextFormatTest, CsvFieldQuotesOnlyWhenNeeded) {
   EXPECT_EQ(CsvField("plain"), "plain");
   EXPECT_EQ(CsvField(""), "");

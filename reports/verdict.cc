@@ -28,12 +28,15 @@ std::vector<PointVerdict> Verdicts(const results::RunResults& results) {
   for (const PhaseView& phase : GroupByPhase(results)) {
     for (const PointRuns& pr : phase.points) {
       std::vector<std::pair<std::string, results::Spread>> ranked;
+      std::vector<std::string> client_bound, engine_calls;
       for (const results::PhaseRun* run : pr.runs) {
         if (run->status != "ok" || run->repetitions.empty()) continue;
         if (pr.point.cache == "cold" && InMemory(results, run->engine)) continue;
         const Figures f = FiguresOf(*run);
         if (f.ops_per_sec && f.ops_per_sec->median > 0) {
           ranked.emplace_back(run->engine, *f.ops_per_sec);
+          if (ClientBound(f)) client_bound.push_back(run->engine);
+          if (f.rate_over_engine_calls) engine_calls.push_back(run->engine);
         }
       }
       if (ranked.empty()) continue;
@@ -54,6 +57,18 @@ std::vector<PointVerdict> Verdicts(const results::RunResults& results) {
         }
         v.tied = !v.tied_with.empty();
       }
+      // Only the engines the line names: a client-bound engine far behind
+      // does not change who leads.
+      std::vector<std::string> named = {v.fastest};
+      if (!v.runner_up.empty()) named.push_back(v.runner_up);
+      named.insert(named.end(), v.tied_with.begin(), v.tied_with.end());
+      for (const std::string& e : named) {
+        const auto has = [&e](const std::vector<std::string>& list) {
+          return std::find(list.begin(), list.end(), e) != list.end();
+        };
+        if (has(client_bound) && !has(v.client_bound)) v.client_bound.push_back(e);
+        if (has(engine_calls) && !has(v.engine_call_rates)) v.engine_call_rates.push_back(e);
+      }
       out.push_back(std::move(v));
     }
   }
@@ -62,19 +77,33 @@ std::vector<PointVerdict> Verdicts(const results::RunResults& results) {
 
 std::string RenderVerdict(const results::RunResults& results) {
   std::string out;
+  const auto join = [](const std::vector<std::string>& names) {
+    std::string s;
+    for (const std::string& n : names) s += (s.empty() ? "" : ", ") + n;
+    return s;
+  };
   for (const PointVerdict& v : Verdicts(results)) {
     out += "  " + v.phase + (v.point.empty() ? "" : " (" + v.point + ")") + ": ";
     if (v.runner_up.empty()) {
-      out += v.fastest + " alone (" + Interval(v.fastest_rate) + " ops/s)\n";
+      out += v.fastest + " alone (" + Interval(v.fastest_rate) + " ops/s)";
     } else if (v.tied) {
       std::string names = v.fastest;
       for (const std::string& e : v.tied_with) names += ", " + e;
-      out += fmt::format("tied: {} (intervals overlap; {} leads by {})\n", names, v.fastest,
+      out += fmt::format("tied: {} (intervals overlap; {} leads by {})", names, v.fastest,
                          FormatRatio(v.margin));
     } else {
-      out += fmt::format("{} fastest, {} {} ({} vs {} ops/s)\n", v.fastest, FormatRatio(v.margin),
+      out += fmt::format("{} fastest, {} {} ({} vs {} ops/s)", v.fastest, FormatRatio(v.margin),
                          v.runner_up, Interval(v.fastest_rate), Interval(v.runner_up_rate));
     }
+    if (!v.client_bound.empty()) {
+      out += fmt::format(" [{} ({})]", kClientBoundNote, join(v.client_bound));
+    }
+    if (!v.engine_call_rates.empty()) {
+      out += fmt::format(" [ops/s over the time inside the engine's calls (schema 4), not the "
+                         "wall span: {}]",
+                         join(v.engine_call_rates));
+    }
+    out += "\n";
   }
   return out;
 }

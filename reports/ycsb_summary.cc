@@ -6,6 +6,7 @@
 #include <cctype>
 #include <cmath>
 
+#include "common/owned_dir.h"
 #include "reports/java_format.h"
 #include "reports/percentiles.h"
 
@@ -95,8 +96,8 @@ std::string RenderYcsbRun(const results::Repetition& rep, const YcsbTextOptions&
   if (rep.ops.empty()) return out;
   const results::OpFigures& all = rep.ops.front();
   // YCSB's RunTime is the client's wall time, its own work between calls
-  // included: the wall span, not kvbench's time inside the engine's calls.
-  const double seconds = rep.WallSeconds();
+  // included: the wall span (Repetition::seconds, every schema as read).
+  const double seconds = rep.seconds;
   const auto runtime_ms = std::llround(seconds * 1000);
   Line("OVERALL", "RunTime(ms)", std::to_string(runtime_ms), &out);
   // YCSB: 1000.0 * operations / RunTime(ms).
@@ -136,7 +137,9 @@ std::string RenderYcsbSummary(const results::RunResults& results, const std::str
 
 std::string RunFileStem(const results::RunResults& results, const results::PhaseRun& run,
                         size_t repetition) {
-  std::string stem = run.engine + "-" + run.phase;
+  // Names from the workload reach a file name only through SlugOf: two
+  // phases whose names differ never share a file ("a b" and "a_b" differ).
+  std::string stem = SlugOf(run.engine) + "-" + SlugOf(run.phase);
   if (PhaseHasSeveralPoints(results, run)) stem += PointPart(run);
   if (run.repetitions.size() > 1) stem += fmt::format("-rep{}", repetition + 1);
   for (char& c : stem) {

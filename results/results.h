@@ -31,7 +31,14 @@ inline constexpr const char* kResultsSchemaName = "kvbench-results";
 // its `seconds` (what ops_per_sec divides by) is the time inside the
 // engine's calls when unthrottled. Files of schema 1 to 3 still load; their
 // `seconds` was the wall span (a repetition without wall_seconds is one).
-inline constexpr int kResultsSchemaVersion = 4;
+// 5: ops/s = operations / wall span again, as YCSB and db_bench define it: a
+// repetition's `seconds` is the wall span of its timed part, and the time
+// inside the engine's calls is kept beside it as engine_seconds (the harness
+// share is derived from the two); wall_seconds is gone. Schema-4 files load
+// with seconds := their wall_seconds and engine_seconds := their seconds,
+// their ops_per_sec left as written and marked rate_base "engine_calls"
+// (`kvbench compare` refuses to set such rows against wall-span rows).
+inline constexpr int kResultsSchemaVersion = 5;
 inline constexpr int kOldestReadableSchemaVersion = 1;
 // The confidence level of every interval kvbench writes.
 inline constexpr double kConfidenceLevel = 0.95;
@@ -92,7 +99,7 @@ struct OpTimeSeries {
 
 // Latency over time of a repetition's timed span: interval i covers
 // [i * interval_s, (i + 1) * interval_s) from the span's start; the last one
-// ends with the span (Repetition::seconds), so it may be shorter. An
+// ends with the wall span (Repetition::seconds), so it may be shorter. An
 // operation belongs to the interval in which it ended.
 struct TimeSeries {
   double interval_s = 0;
@@ -101,20 +108,39 @@ struct TimeSeries {
   size_t intervals() const { return ops.empty() ? 0 : ops.front().count.size(); }
 };
 
+// What a repetition's ops_per_sec figures divide by.
+enum class RateBase {
+  // The wall span of the timed part (Repetition::seconds): the rate the run
+  // achieved. Everything kvbench writes since schema 5, and before schema 4.
+  kWallSpan,
+  // The busiest client thread's time inside the engine's calls: unthrottled
+  // stream phases of schema-4 files, as read (never written by this kvbench).
+  kEngineCalls,
+};
+
 // One measured execution of a phase at one matrix point on one engine.
 struct Repetition {
-  // The time ops_per_sec divides by. Phases of client threads, unthrottled:
-  // the busiest thread's time inside the engine's calls (operations, batch
-  // begins, commits), the driver's own work between calls left out; under a
-  // target rate, and every other phase: the wall time of the timed part.
+  // The wall span of the timed part: what ops_per_sec divides by (ops/s =
+  // operations / seconds, as YCSB and db_bench). Phases of client threads:
+  // from the common start to the last operation's end, the driver's work
+  // between calls included. Record phases: the sum of their timed blocks
+  // (each block's operations are prepared before its clock starts).
   double seconds = 0;
-  // Phases of client threads: the wall time from the common start to the
-  // last operation's end (the driver's work between calls included); the
-  // time series and YCSB's RunTime use it. Files before schema 4: absent
-  // (their `seconds` was this wall time).
-  std::optional<double> wall_seconds;
-  // The wall time, whichever schema wrote the repetition.
-  double WallSeconds() const { return wall_seconds.value_or(seconds); }
+  // The time inside the engine's calls (operations, batch begins, commits,
+  // syncs) within `seconds`; with several client threads the mean over
+  // threads of each thread's in-call time, so an engine that serialises
+  // calls shows engine_seconds close to seconds. Absent where it was not
+  // measured (files before schema 4).
+  std::optional<double> engine_seconds;
+  // Schema-4 files only (see RateBase); kWallSpan otherwise.
+  RateBase rate_base = RateBase::kWallSpan;
+  // The share of the wall span spent outside the engine's calls, in kvbench's
+  // own work (generating keys, recording latencies) or idle:
+  // 1 - engine_seconds / seconds. Absent without engine_seconds.
+  std::optional<double> HarnessShare() const {
+    if (!engine_seconds || seconds <= 0) return std::nullopt;
+    return std::clamp(1.0 - *engine_seconds / seconds, 0.0, 1.0);
+  }
   std::vector<OpFigures> ops;  // ops[0] is "all"
   double cpu_user_s = 0;
   double cpu_sys_s = 0;
@@ -193,8 +219,11 @@ struct EngineRun {
   std::string library_version;
   std::map<std::string, std::string> options;       // every resolved option
   std::map<std::string, bool> capabilities;
-  std::string status = "ok";  // "ok" | "failed"
-  std::string reason;         // for failures: crash signal, timeout, error
+  // "ok"; "partial" (a phase failed: reason names it); "failed" (the engine
+  // could not run, or its process died: reason says why, with the last lines
+  // it wrote on stderr); "interrupted".
+  std::string status = "ok";
+  std::string reason;
   double wall_seconds = 0;
 };
 
@@ -237,7 +266,8 @@ struct DurabilityRun {
   std::string engine;  // as the workload names it ("sqlite@full")
   std::string fault;   // "power-loss" | "torn" | "kill"
   // "ok"; "not-testable" (reason says why: in-memory engine...); "failed"
-  // (the harness could not run the trials: reason).
+  // (the harness could not run the trials: reason); "interrupted" (the run
+  // was cut short: the trials counted are those that finished).
   std::string status = "ok";
   std::string reason;
   std::map<std::string, std::string> options;  // every resolved option
@@ -305,6 +335,13 @@ struct RunResults {
   std::string run_id;
   std::string started_at;   // ISO 8601 UTC
   std::string finished_at;
+  // False from the run's first write of results.json until it ends: a file
+  // left by a run that was killed, or interrupted, says so. Files written
+  // before it existed (absent) are taken as complete.
+  bool complete = true;
+  // The signal that interrupted the run ("Interrupt", "Terminated"); empty
+  // when it was not interrupted.
+  std::string interrupted;
   std::string command_line;
   Environment environment;
   WorkloadInfo workload;

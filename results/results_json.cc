@@ -10,6 +10,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "common/input_file.h"
 #include "results/time_series_json.h"
 
 namespace kvbench::results {
@@ -61,7 +62,10 @@ json RepetitionToJson(const Repetition& r) {
   PutOptional(j, "cache_resident_before_pct", r.cache_resident_before_pct);
   PutOptional(j, "cache_resident_after_pct", r.cache_resident_after_pct);
   PutOptional(j, "open_seconds", r.open_seconds);
-  PutOptional(j, "wall_seconds", r.wall_seconds);
+  PutOptional(j, "engine_seconds", r.engine_seconds);
+  // Only rows read from a schema-4 file carry it (their ops_per_sec divide
+  // by the time inside the engine's calls); absent means the wall span.
+  if (r.rate_base == RateBase::kEngineCalls) j["rate_base"] = "engine_calls";
   j["sizes_after_sync"] = r.sizes_after_sync;
   PutOptional(j, "cache_resident_after_eviction_pct", r.cache_resident_after_eviction_pct);
   if (r.pacing_lateness) j["pacing_lateness"] = LatencyToJson(*r.pacing_lateness);
@@ -108,13 +112,27 @@ json SummaryToJson(const PhaseRun& pr) {
                  {"p99_ns", SpreadToJson(SpreadOfValues(p99))},
                  {"max_ns", SpreadToJson(SpreadOfValues(max))}};
   }
-  return {{"confidence_level", kConfidenceLevel},
-          {"interval", "order statistics of the median (distribution-free)"},
-          {"seconds", SpreadToJson(SpreadOf(pr, [](const Repetition& r) { return r.seconds; }))},
-          {"file_bytes", SpreadToJson(SpreadOf(pr, [](const Repetition& r) {
-             return static_cast<double>(r.file_bytes);
-           }))},
-          {"ops", ops}};
+  json summary = {
+      {"confidence_level", kConfidenceLevel},
+      {"interval", "order statistics of the median (distribution-free)"},
+      {"seconds", SpreadToJson(SpreadOf(pr, [](const Repetition& r) { return r.seconds; }))},
+      {"file_bytes", SpreadToJson(SpreadOf(pr, [](const Repetition& r) {
+         return static_cast<double>(r.file_bytes);
+       }))},
+      {"ops", ops}};
+  // Only where every repetition measured it: a spread over some would
+  // describe other repetitions than the throughput's.
+  std::vector<double> engine, share;
+  for (const Repetition& rep : pr.repetitions) {
+    if (!rep.engine_seconds || !rep.HarnessShare()) break;
+    engine.push_back(*rep.engine_seconds);
+    share.push_back(*rep.HarnessShare());
+  }
+  if (!engine.empty() && engine.size() == pr.repetitions.size()) {
+    summary["engine_seconds"] = SpreadToJson(SpreadOfValues(std::move(engine)));
+    summary["harness_share"] = SpreadToJson(SpreadOfValues(std::move(share)));
+  }
+  return summary;
 }
 
 json EnvironmentToJson(const Environment& e) {
@@ -243,7 +261,17 @@ void ReadRepetition(Reader& r, const json& j, Repetition* rep) {
   r.GetOptional(j, "cache_resident_before_pct", &rep->cache_resident_before_pct);
   r.GetOptional(j, "cache_resident_after_pct", &rep->cache_resident_after_pct);
   r.GetOptional(j, "open_seconds", &rep->open_seconds);
-  r.GetOptional(j, "wall_seconds", &rep->wall_seconds);
+  r.GetOptional(j, "engine_seconds", &rep->engine_seconds);
+  if (j.contains("rate_base")) {
+    std::string base;
+    if (r.Get(j, "rate_base", &base)) {
+      if (base == "engine_calls") {
+        rep->rate_base = RateBase::kEngineCalls;
+      } else if (base != "wall_span") {
+        r.Fail("field 'rate_base': '" + base + "' is neither wall_span nor engine_calls");
+      }
+    }
+  }
   // Schema 2 on; schema 1 files leave them unset.
   if (j.contains("sizes_after_sync")) r.Get(j, "sizes_after_sync", &rep->sizes_after_sync);
   r.GetOptional(j, "cache_resident_after_eviction_pct", &rep->cache_resident_after_eviction_pct);
@@ -318,7 +346,22 @@ void ReadEngineRun(Reader& r, const json& j, EngineRun* er) {
   r.Get(j, "wall_seconds", &er->wall_seconds);
 }
 
-void ReadPhaseRun(Reader& r, const json& j, PhaseRun* pr) {
+// A schema-4 repetition of client threads carries wall_seconds, and its
+// `seconds` was, unthrottled, the busiest thread's time inside the engine's
+// calls (under a target rate the wall span again). Read as schema 5: seconds
+// is the wall span, the in-call time is engine_seconds, and the figures the
+// file holds are kept as written, marked as dividing by the in-call time.
+void ReadSchema4Times(const json& j, const PhaseRun& pr, Repetition* rep) {
+  if (!j.contains("wall_seconds") || !j["wall_seconds"].is_number()) return;
+  const double wall = j["wall_seconds"].get<double>();
+  if (pr.target_ops == 0) {
+    rep->engine_seconds = rep->seconds;
+    rep->rate_base = RateBase::kEngineCalls;
+  }
+  rep->seconds = wall;
+}
+
+void ReadPhaseRun(Reader& r, const json& j, PhaseRun* pr, int version) {
   r.Get(j, "phase", &pr->phase);
   r.Get(j, "op", &pr->op);
   r.Get(j, "engine", &pr->engine);
@@ -333,6 +376,7 @@ void ReadPhaseRun(Reader& r, const json& j, PhaseRun* pr) {
     for (const json& rep : reps) {
       Repetition out_rep;
       ReadRepetition(r, rep, &out_rep);
+      if (version == 4) ReadSchema4Times(rep, *pr, &out_rep);
       pr->repetitions.push_back(std::move(out_rep));
     }
   }
@@ -387,6 +431,8 @@ json ResultsToJson(const RunResults& res) {
               {"engines", engines},
               {"runs", runs}};
   if (!res.run_id.empty()) doc["run_id"] = res.run_id;
+  doc["complete"] = res.complete;
+  if (!res.interrupted.empty()) doc["interrupted"] = res.interrupted;
   if (!res.durability.empty()) doc["durability"] = DurabilityToJson(res.durability);
   if (!res.shards.empty()) {
     json shards = json::array();
@@ -403,10 +449,16 @@ Status ResultsFromJson(const json& doc, RunResults* out) {
   if (schema != kResultsSchemaName) {
     return Status::InvalidArgument("not a kvbench results file (schema '" + schema + "')");
   }
-  int version = 0;
+  // Compared as the number the file holds: read into an int first,
+  // 99999999999 became 1215752191 and 2.5 became 2.
+  json version;
   if (!r.Get(doc, "schema_version", &version)) return Status::InvalidArgument(r.error());
-  if (version < kOldestReadableSchemaVersion || version > kResultsSchemaVersion) {
-    return Status::InvalidArgument("schema_version " + std::to_string(version) +
+  const bool is_integer =
+      version.is_number_integer() &&
+      !(version.is_number_unsigned() && version.get<uint64_t>() > static_cast<uint64_t>(INT64_MAX));
+  if (!is_integer || version.get<int64_t>() < kOldestReadableSchemaVersion ||
+      version.get<int64_t>() > kResultsSchemaVersion) {
+    return Status::InvalidArgument("schema_version " + version.dump() +
                                    " is not supported (this kvbench reads " +
                                    std::to_string(kOldestReadableSchemaVersion) + " to " +
                                    std::to_string(kResultsSchemaVersion) + ")");
@@ -419,6 +471,8 @@ Status ResultsFromJson(const json& doc, RunResults* out) {
   r.Get(doc, "command_line", &res.command_line);
   // Optional: files written before run ids existed have none.
   if (doc.contains("run_id")) r.Get(doc, "run_id", &res.run_id);
+  if (doc.contains("complete")) r.Get(doc, "complete", &res.complete);
+  if (doc.contains("interrupted")) r.Get(doc, "interrupted", &res.interrupted);
 
   json env;
   r.set_where("results.environment");
@@ -452,7 +506,7 @@ Status ResultsFromJson(const json& doc, RunResults* out) {
     for (size_t i = 0; i < runs.size(); ++i) {
       r.set_where("results.runs[" + std::to_string(i) + "]");
       PhaseRun pr;
-      ReadPhaseRun(r, runs[i], &pr);
+      ReadPhaseRun(r, runs[i], &pr, version);
       res.runs.push_back(std::move(pr));
     }
   }
@@ -475,7 +529,8 @@ Status ResultsFromJson(const json& doc, RunResults* out) {
 
 Status PhaseRunFromJson(const json& j, PhaseRun* out) {
   Reader r("run");
-  ReadPhaseRun(r, j, out);
+  // The child's messages to the parent: always this kvbench's schema.
+  ReadPhaseRun(r, j, out, kResultsSchemaVersion);
   return r.ok() ? Status::OK() : Status::InvalidArgument(r.error());
 }
 
@@ -485,23 +540,26 @@ Status EngineRunFromJson(const json& j, EngineRun* out) {
   return r.ok() ? Status::OK() : Status::InvalidArgument(r.error());
 }
 
-Status WriteResultsFile(const RunResults& results, const std::string& path) {
-  return WriteFileAtomically(path, ResultsToJson(results).dump(1) + "\n");
+std::string ResultsFileText(const RunResults& results, bool pretty) {
+  return ResultsToJson(results).dump(pretty ? 1 : -1) + "\n";
+}
+
+Status WriteResultsFile(const RunResults& results, const std::string& path, bool pretty) {
+  return WriteFileAtomically(path, ResultsFileText(results, pretty));
 }
 
 Status ReadResultsFile(const std::string& path, RunResults* out, std::string* bytes) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return Status::IOError("'" + path + "': cannot be read: " + std::strerror(errno));
-  std::stringstream buffer;
-  buffer << in.rdbuf();
+  // Bounded and regular only: /dev/zero was read until memory ran out.
+  std::string text;
+  KVBENCH_RETURN_IF_ERROR(ReadInputFile(path, kMaxResultsFileBytes, "results file", &text));
   json doc;
   try {
-    doc = json::parse(buffer.str());
+    doc = json::parse(text);
   } catch (const json::parse_error& e) {
     return Status::InvalidArgument("'" + path + "': not valid JSON (truncated?) at byte " +
                                    std::to_string(e.byte));
   }
-  if (bytes != nullptr) *bytes = buffer.str();
+  if (bytes != nullptr) *bytes = std::move(text);
   return ResultsFromJson(doc, out).WithContext("'" + path + "'");
 }
 

@@ -28,10 +28,15 @@ Status PhaseRunFromJson(const nlohmann::json& doc, PhaseRun* out);
 nlohmann::json EngineRunToJson(const EngineRun& engine);
 Status EngineRunFromJson(const nlohmann::json& doc, EngineRun* out);
 
+// The text of a results.json file (WriteResultsFile writes it): compact JSON
+// on one line, or with `pretty` one field a line, indented, for people
+// (`kvbench run --pretty`). Either reads back the same.
+std::string ResultsFileText(const RunResults& results, bool pretty = false);
+
 // Writes to `path` atomically (a temporary file in the same directory, fsync,
 // rename), so a reader never sees half a file and an old file survives a
 // failed write.
-Status WriteResultsFile(const RunResults& results, const std::string& path);
+Status WriteResultsFile(const RunResults& results, const std::string& path, bool pretty = false);
 // "<path>: not valid JSON (truncated?) at byte N" / "<path>: schema_version 9
 // is not supported (this kvbench reads 1)". When `bytes` is given it gets
 // the file's bytes as read (the history store hashes them).

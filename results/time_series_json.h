@@ -12,9 +12,13 @@
 
 namespace kvbench::results {
 
-// [[upper bound ns, count], ...]
+// A histogram's non-empty buckets (upper bound ns, count), rising, packed into
+// one string: "v1:" then base64 of LEB128 varints, for each bucket its upper
+// bound's step from the previous one (from 0 for the first) and its count
+// (docs/results-schema.md). Reads that, and the [[upper, count], ...] lists
+// of files written before it; InvalidArgument "field 'buckets': ..." for
+// anything else.
 nlohmann::json BucketsToJson(const std::vector<std::pair<uint64_t, uint64_t>>& buckets);
-// InvalidArgument "field 'buckets': ..." for anything else.
 Status BucketsFromJson(const nlohmann::json& j, std::vector<std::pair<uint64_t, uint64_t>>* out);
 
 // Figures of intervals where an operation type did not run are written as

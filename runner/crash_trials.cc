@@ -345,7 +345,9 @@ void RunCrashTrials(const results::EngineRun& engine, const CrashOptions& option
       s = ResetDirectory(backing);
       if (s.ok()) s = ResetDirectory(trash);
       if (s.ok()) s = ResetDirectory(mountpoint);
-      if (s.ok()) s = mount.Mount({options.layer_binary, backing, trash, mountpoint});
+      if (s.ok()) {
+        s = mount.Mount({options.layer_binary, backing, trash, mountpoint, options.timeout_s});
+      }
       write_dir = mountpoint + "/db";
       check_dir = backing + "/db";
     } else {
@@ -370,6 +372,15 @@ void RunCrashTrials(const results::EngineRun& engine, const CrashOptions& option
                           &cut_summary)
               : mount.Unmount();
     }
+    // Interrupted: the trials done so far stand; this one is not counted.
+    if (InterruptCount() > 0) break;
+    // The layer failed under the writer (its watchdog killed a stopped or
+    // overdue daemon): the harness failed, not the engine's setup.
+    if (!s.ok() && !w.setup_error.empty()) {
+      run->status = "failed";
+      run->reason = fmt::format("trial {}: {} (writer: {})", t, s.ToString(), w.setup_error);
+      return;
+    }
     if (!w.setup_error.empty()) {
       run->status = "not-testable";
       run->reason =
@@ -379,7 +390,11 @@ void RunCrashTrials(const results::EngineRun& engine, const CrashOptions& option
     if (!w.error.empty() || !s.ok()) {
       if (InterruptCount() > 0) break;
       run->status = "failed";
-      run->reason = fmt::format("trial {}: {}", t, !w.error.empty() ? w.error : s.ToString());
+      // The layer's own failure (its watchdog fired) explains the writer's.
+      run->reason = fmt::format("trial {}: {}", t,
+                                s.ok()             ? w.error
+                                : w.error.empty() ? s.ToString()
+                                                   : s.ToString() + " (writer: " + w.error + ")");
       return;
     }
     const CheckOutcome c = RunChecker(engine, check_dir, trial_seed, w.acked, options.timeout_s);
@@ -406,6 +421,11 @@ void RunCrashTrials(const results::EngineRun& engine, const CrashOptions& option
       }
     }
     if (options.on_trial) options.on_trial(t + 1, options.trials);
+  }
+  if (InterruptCount() > 0) {
+    // A property of this run, not of the engine: never "not-testable".
+    run->status = "interrupted";
+    run->reason = fmt::format("interrupted after {} of {} trials", run->trials, options.trials);
   }
   results::ClassifyDurability(run);
 }

@@ -72,7 +72,9 @@ struct WorkerPlan {
   uint64_t phase_ops = 0;      // over all threads (the range a shuffled insert order permutes)
   double duration_s = 0;       // when > 0: run until this much time passed
   bool sync_each_commit = false;
-  Adapter* adapter = nullptr;  // for Sync() with sync = "commit" (single thread only)
+  // For Sync() with sync = "commit" (after each commit, or each write when
+  // unbatched; the plan allows it with one thread only).
+  Adapter* adapter = nullptr;
   // Latency over time (interval_recorder.h): the narrowest and the widest
   // interval in ns; 0 = none (warm-up passes).
   uint64_t interval_min_ns = 0;
@@ -94,7 +96,7 @@ struct WorkerResult {
   uint64_t ops = 0;          // measured operations (commits not counted)
   uint64_t digest = 0;       // hash of the operation stream (kinds and keys)
   uint64_t end_ticks = 0;    // CycleClock when this worker's last operation ended
-  uint64_t busy_ticks = 0;   // CycleClock ticks inside the engine's calls (ops, begins, commits)
+  uint64_t busy_ticks = 0;   // CycleClock ticks inside the engine's calls (ops, begins, commits, syncs)
   Status first_error;        // first error status (not NotFound)
   bool unsupported = false;  // the engine returned NotSupported
 };

@@ -34,7 +34,8 @@ constexpr std::array<PhaseOpInfo, 24> kPhaseOps = {{
     {PhaseOp::kRecordSet, "record-set", S::kRecord, kRecordCommon | kFieldSync | kFieldField | kFieldDistribution, false, true, true, false, true},
     {PhaseOp::kRecordDelete, "record-delete", S::kRecord, kRecordCommon | kFieldSync, false, true, true, false, true},
     {PhaseOp::kRecordScan, "record-scan", S::kRecord, kRecordCommon | kFieldField | kFieldValue, false, true, false, false, true},
-    {PhaseOp::kRecordIndex, "record-index", S::kRecord, kFieldRecord | kFieldField, false, true, false, false, true},
+    {PhaseOp::kRecordIndex, "record-index", S::kRecord, kFieldRecord | kFieldField, false, true, false, false, true,
+     /*single_run=*/true},
     {PhaseOp::kRecordQuery, "record-query", S::kRecord, kRecordCommon | kFieldField | kFieldValue | kFieldLimit, false, true, false, false, true},
     {PhaseOp::kRecordFollow, "record-follow", S::kRecord, kRecordCommon | kFieldField, false, true, false, false, true},
     // Deletes of keys that are not there: the tombstones an LSM tree writes anyway.

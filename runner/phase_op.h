@@ -66,6 +66,10 @@ struct PhaseOpInfo {
   bool writes;             // writes data: `sync = "commit"` applies
   bool needs_durable;      // means nothing for an in-memory engine (reopen)
   bool needs_stored_data;  // unsupported on engines that keep no data (null)
+  // Changes the engine's state so that a second repetition would not do the
+  // same work and nothing in the adapter contract undoes it (an index built
+  // is there for the next repetition): the plan runs it once.
+  bool single_run = false;
 };
 
 // Every operation, in declaration order.

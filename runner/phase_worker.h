@@ -18,13 +18,20 @@
 // stall delays the following operations and counts in their latency too (no
 // coordinated omission); how late the driver itself started each operation is
 // kept apart (WorkerResult::pacing_lateness). Each worker records when its
-// last operation ended (the wall span's end) and how long it spent inside
-// the engine's calls (operations, batch begins and commits: the busy time).
+// last operation ended (the wall span's end: what ops/s divides by) and how
+// long it spent inside the engine's calls (operations, batch begins, commits
+// and syncs: the busy time, reported as engine_seconds beside the wall span).
 // The busy time leaves out everything of the driver's own between calls:
 // choosing and generating the next key and value, hashing the stream,
-// recording the histograms. The executor makes the phase's time from them
+// recording the histograms; the difference is the harness's share of the
+// span. The executor makes the phase's figures from them
 // (phase_executor.cc); neither ever includes joining threads or a progress
 // display.
+//
+// Batches: a batch begins when its first operation is due (after the pacing
+// wait), so a lock the engine's batch holds is not held through the wait.
+// sync = "commit": Sync() after each commit, or after every write when
+// unbatched, inside the timed call.
 #pragma once
 
 #include <atomic>

@@ -12,8 +12,11 @@
 #include <cerrno>
 #include <chrono>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
+
+#include "runner/interrupt.h"
 
 namespace kvbench::runner {
 
@@ -92,7 +95,77 @@ Status CheckFuseDevice() {
 
 PowerLossMount::~PowerLossMount() { (void)Unmount(); }
 
-Status PowerLossMount::Mount(const PowerLossPaths& paths) {
+namespace {
+
+// 'T' (stopped) or 't' (traced) in /proc/PID/stat: a daemon that answers nothing.
+bool IsStopped(pid_t pid) {
+  std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
+  std::string text;
+  std::getline(in, text);
+  const size_t paren = text.rfind(')');
+  return paren != std::string::npos && paren + 2 < text.size() &&
+         (text[paren + 2] == 'T' || text[paren + 2] == 't');
+}
+
+std::string AbsolutePath(const std::string& path) {
+  std::error_code ec;
+  const std::filesystem::path p = std::filesystem::absolute(path, ec);
+  return ec ? path : p.lexically_normal().string();
+}
+
+}  // namespace
+
+void PowerLossMount::StartWatchdog() {
+  watchdog_stop_ = false;
+  watchdog_fired_.clear();
+  const pid_t pid = pid_;
+  const std::string mountpoint = paths_.mountpoint;
+  const double deadline_s = paths_.deadline_s;
+  watchdog_ = std::thread([this, pid, mountpoint, deadline_s] {
+    using Clock = std::chrono::steady_clock;
+    const auto start = Clock::now();
+    auto stopped_since = Clock::time_point::max();
+    std::unique_lock lock(watchdog_mu_);
+    while (!watchdog_cv_.wait_for(lock, std::chrono::milliseconds(50),
+                                  [this] { return watchdog_stop_; })) {
+      const auto now = Clock::now();
+      std::string why;
+      if (InterruptCount() > 0) {
+        why = "the run was interrupted";
+      } else if (deadline_s > 0 && now - start > std::chrono::duration<double>(deadline_s)) {
+        why = "the mount outlived its deadline of " + std::to_string(static_cast<int>(deadline_s)) +
+              " s";
+      } else if (IsStopped(pid)) {
+        if (stopped_since == Clock::time_point::max()) stopped_since = now;
+        if (now - stopped_since > std::chrono::seconds(2)) why = "its daemon was stopped";
+      } else {
+        stopped_since = Clock::time_point::max();
+      }
+      if (why.empty()) continue;
+      // SIGKILL ends even a stopped daemon; its /dev/fuse closing aborts the
+      // connection, so calls blocked on the mount fail at once.
+      watchdog_fired_ = why;
+      ::kill(pid, SIGKILL);
+      ::umount2(mountpoint.c_str(), MNT_DETACH);
+      return;
+    }
+  });
+}
+
+void PowerLossMount::StopWatchdog() {
+  if (!watchdog_.joinable()) return;
+  {
+    std::lock_guard lock(watchdog_mu_);
+    watchdog_stop_ = true;
+  }
+  watchdog_cv_.notify_all();
+  watchdog_.join();
+}
+
+Status PowerLossMount::Mount(const PowerLossPaths& given) {
+  // Absolute, so it compares equal to /proc/self/mountinfo's mount points.
+  PowerLossPaths paths = given;
+  for (std::string* p : {&paths.backing, &paths.trash, &paths.mountpoint}) *p = AbsolutePath(*p);
   paths_ = paths;
   if (::access(paths.binary.c_str(), X_OK) != 0) {
     return Status::InvalidArgument("the power-loss layer's binary '" + paths.binary +
@@ -123,6 +196,7 @@ Status PowerLossMount::Mount(const PowerLossPaths& paths) {
   pid_ = pid;
   to_daemon_ = in[1];
   from_daemon_ = out[0];
+  StartWatchdog();
   std::string answer;
   Status s = Command("", &answer, 10);
   if (s.ok() && answer != "ready") s = Status::IOError("power-loss layer: " + answer);
@@ -188,6 +262,8 @@ Status PowerLossMount::Unmount() {
 }
 
 Status PowerLossMount::WaitForExit() {
+  // Stopped before the daemon is reaped, so it never signals a reused pid.
+  StopWatchdog();
   // Closing stdin asks for the unmount (after a cut the daemon is already on its way).
   ::close(to_daemon_);
   to_daemon_ = -1;
@@ -214,6 +290,9 @@ Status PowerLossMount::WaitForExit() {
     ::umount2(paths_.mountpoint.c_str(), MNT_DETACH);
     return Status::IOError("power-loss layer: the mount on '" + paths_.mountpoint +
                            "' outlived its daemon; detached it");
+  }
+  if (!watchdog_fired_.empty()) {
+    return Status::IOError("power-loss layer: killed its daemon: " + watchdog_fired_);
   }
   return Status::OK();
 }

@@ -7,14 +7,18 @@
 // same; the daemon unmounts by itself when its stdin closes (kvbench exited
 // or was killed) or when kvbench dies (PR_SET_PDEATHSIG SIGTERM). A mount left
 // behind anyway (the daemon was SIGKILLed) is found and detached at the next
-// `kvbench crash` by CleanStaleMounts.
+// `kvbench crash` by CleanStaleMounts. A watchdog thread bounds the mount's
+// life (PowerLossPaths::deadline_s), so nothing blocks on it for good.
 //
 // Not thread-safe; one owner.
 #pragma once
 
 #include <sys/types.h>
 
+#include <condition_variable>
+#include <mutex>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "common/status.h"
@@ -26,6 +30,11 @@ struct PowerLossPaths {
   std::string backing;     // existing directory
   std::string trash;       // existing empty directory on the backing's file system
   std::string mountpoint;  // existing empty directory
+  // The mount's whole life, at most (0: no limit). Past it, or when the run
+  // is interrupted, or when the daemon has been stopped (SIGSTOP) for two
+  // seconds, the watchdog kills the daemon and detaches the mount: every call
+  // blocked on the mount then fails (ENOTCONN) instead of hanging for good.
+  double deadline_s = 0;
 };
 
 class PowerLossMount {
@@ -49,12 +58,19 @@ class PowerLossMount {
  private:
   Status Command(const std::string& line, std::string* answer, double timeout_s);
   Status WaitForExit();
+  void StartWatchdog();
+  void StopWatchdog();
 
   PowerLossPaths paths_;
   pid_t pid_ = -1;
   int to_daemon_ = -1;
   int from_daemon_ = -1;
   std::string pending_;  // bytes read past the last answer line
+  std::thread watchdog_;
+  std::mutex watchdog_mu_;
+  std::condition_variable watchdog_cv_;
+  bool watchdog_stop_ = false;
+  std::string watchdog_fired_;  // why it killed the daemon, when it did
 };
 
 // Whether `path` is a mount point of the power-loss layer now (its entry in

@@ -19,8 +19,10 @@ std::string Duration(double s) {
                    : fmt::format("{}m{:02}s", t / 60, t % 60);
 }
 
-// The terminal's width, so a long line is cut rather than wrapped.
-size_t TerminalWidth() {
+// The terminal's width, so a long line is cut rather than wrapped: the
+// parent's reading when it gave one, else stderr's own when it is a terminal.
+size_t TerminalWidth(const RunPosition& position) {
+  if (position.terminal_width > 0) return static_cast<size_t>(position.terminal_width);
   winsize w{};
   if (::ioctl(STDERR_FILENO, TIOCGWINSZ, &w) == 0 && w.ws_col > 0) return w.ws_col;
   return 80;
@@ -80,7 +82,7 @@ std::string ProgressDisplay::Line(uint64_t done, double seconds) const {
 
 void ProgressDisplay::Draw(uint64_t done, double seconds) const {
   std::string line = Line(done, seconds);
-  const size_t width = TerminalWidth();
+  const size_t width = TerminalWidth(position_);
   if (line.size() >= width) line.resize(width > 1 ? width - 1 : 0);  // cut, never wrap
   std::fprintf(stderr, "\r\033[K%s", line.c_str());
   std::fflush(stderr);
@@ -105,7 +107,7 @@ void ProgressDisplay::PointDone(const results::PhaseRun& run) const {
     if (rate.ci) line += fmt::format(" [{:.0f}-{:.0f}]", rate.ci->low, rate.ci->high);
     line += fmt::format("  p99 {:.3g} us  (n={})", p99.median, rate.n);
   }
-  const size_t width = TerminalWidth();
+  const size_t width = TerminalWidth(position_);
   if (line.size() >= width) line.resize(width > 1 ? width - 1 : 0);
   std::fprintf(stderr, "\r\033[K%s\n", line.c_str());
   std::fflush(stderr);

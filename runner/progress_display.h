@@ -21,6 +21,10 @@ struct RunPosition {
   int engine_index = 0;  // 0-based
   int engine_count = 1;
   std::chrono::steady_clock::time_point run_start = std::chrono::steady_clock::now();
+  // The terminal's width, read by the parent: the engine's child writes its
+  // stderr into a pipe the parent passes on (engine_process.h), so it cannot
+  // ask the terminal itself. 0: unknown (80 is used).
+  int terminal_width = 0;
 };
 
 // Planned operations of a plan (count x repetitions x matrix points per phase,

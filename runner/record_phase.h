@@ -6,8 +6,9 @@
 // about what two clock reads and a histogram update cost. So the runner
 // prepares a block of operations (generates the records, chooses the ids)
 // outside the clock, then times the whole block of adapter calls with one
-// pair of clock reads. Throughput is operations over the sum of block times
-// (generation excluded); the latency histogram holds each block's mean per
+// pair of clock reads. The timed part is the blocks: Repetition::seconds is
+// the sum of their times (generation excluded) and ops/s = operations /
+// seconds, as for every phase; the latency histogram holds each block's mean per
 // operation (blocks of up to 256 operations), so its percentiles describe
 // block means, not single calls.
 #pragma once
@@ -37,7 +38,7 @@ struct RecordState {
 };
 
 // Runs one repetition of a record phase (or "memory-baseline") on `adapter`.
-// Fills out->seconds and out->ops. NotSupported (with *unsupported set) when
+// Fills out->seconds, out->engine_seconds and out->ops. NotSupported (with *unsupported set) when
 // the engine cannot do it.
 Status RunRecordPhase(const PhaseSpec& spec, uint64_t seed, Adapter* adapter, RecordState* state,
                       results::Repetition* out, bool* unsupported);

@@ -3,9 +3,13 @@
 
 #include <fmt/core.h>
 
+#include <cmath>
+#include <filesystem>
 #include <memory>
 
+#include "adapters/plugin/plugin_loader.h"
 #include "adapters/registry.h"
+#include "common/input_file.h"
 #include "datasets/key_generator.h"
 #include "datasets/request_distribution.h"
 #include "datasets/value_generator.h"
@@ -32,6 +36,76 @@ std::map<std::string, bool> CapabilityMap(const Capabilities& c) {
   for (const auto& [name, member] : kCapabilityNames) out[name] = c.*member;
   out["keys_up_to_2KiB"] = c.max_key_size == 0;
   return out;
+}
+
+// The command line's overrides (the CLI checks them too; `kvbench ycsb` and
+// tests call the planner directly).
+Status CheckOverrides(const RunOverrides& o) {
+  if (!std::isfinite(o.scale) || o.scale <= 0 || o.scale > kMaxScale) {
+    return Status::InvalidArgument(
+        fmt::format("--scale: {} is not a number above 0 and at most {}", o.scale, kMaxScale));
+  }
+  if (!std::isfinite(o.timeout_s) || o.timeout_s < 0 || o.timeout_s > kMaxTimeoutS) {
+    return Status::InvalidArgument(
+        fmt::format("--timeout: {} is not a number of seconds above 0 and at most {}", o.timeout_s,
+                    kMaxTimeoutS));
+  }
+  if (o.repeat < 0 || o.repeat > kMaxRepetitions) {
+    return Status::InvalidArgument(
+        fmt::format("--repeat: {} is not from 1 to {}", o.repeat, kMaxRepetitions));
+  }
+  for (const std::string& e : o.engines) {
+    if (e.empty()) return Status::InvalidArgument("--engines: an empty engine name");
+  }
+  return Status::OK();
+}
+
+// Counts after --scale and from YCSB property files stay within the bounds
+// a TOML file is held to (workload.h), so no count overflows and no run is
+// endless by accident.
+Status CheckWorkloadBounds(const Workload& w, double scale) {
+  const std::string cause =
+      scale != 1.0 ? fmt::format(" (after --scale {})", scale) : std::string();
+  if (w.dataset_count > kMaxCount) {
+    return Status::InvalidArgument(
+        fmt::format("{}field 'dataset.count': {} is over the limit of {}{}", w.Where("dataset"),
+                    w.dataset_count, kMaxCount, cause));
+  }
+  for (const PhaseSpec& p : w.phases) {
+    const std::string where = fmt::format("{}: phase '{}': ", w.file, p.name);
+    for (const auto& [field, value] :
+         {std::pair{"count", p.count}, {"warmup", p.warmup}, {"skip", p.skip}}) {
+      if (value > kMaxCount) {
+        return Status::InvalidArgument(fmt::format("{}field '{}': {} is over the limit of {}{}",
+                                                   where, field, value, kMaxCount, cause));
+      }
+    }
+    if (!std::isfinite(p.duration_s) || p.duration_s < 0 || p.duration_s > kMaxDurationS) {
+      return Status::InvalidArgument(fmt::format("{}field 'duration': {} s is not from 0 to {} s{}",
+                                                 where, p.duration_s, kMaxDurationS, cause));
+    }
+    for (double target : p.targets) {
+      if (!std::isfinite(target) || target < 0 || target > kMaxTargetOpsPerSec) {
+        return Status::InvalidArgument(fmt::format("{}field 'target': {} ops/s is not from 0 to {}",
+                                                   where, target, kMaxTargetOpsPerSec));
+      }
+    }
+    if (p.ycsb && p.ycsb->max_scan_length > kMaxScanLimit) {
+      return Status::InvalidArgument(
+          fmt::format("{}property 'maxscanlength': {} is over the limit of {}", where,
+                      p.ycsb->max_scan_length, kMaxScanLimit));
+    }
+    if (p.batch < 1 || p.batch > kMaxBatch) {
+      return Status::InvalidArgument(
+          fmt::format("{}field 'batch': {} is not from 1 to {}", where, p.batch, kMaxBatch));
+    }
+  }
+  if (!std::isfinite(w.timeout_s) || w.timeout_s <= 0 || w.timeout_s > kMaxTimeoutS) {
+    return Status::InvalidArgument(
+        fmt::format("{}field 'timeout': {} s is not above 0 and at most {} s", w.Where("timeout"),
+                    w.timeout_s, kMaxTimeoutS));
+  }
+  return Status::OK();
 }
 
 }  // namespace
@@ -151,6 +225,9 @@ std::vector<MatrixPoint> ExpandMatrix(const PhaseSpec& spec) {
 
 Status PlanRun(const std::string& path, const RunOverrides& overrides, RunPlan* plan) {
   Workload workload;
+  // A directory or device is refused here, before either reader sees it
+  // (a directory used to read as a workload without phases).
+  KVBENCH_RETURN_IF_ERROR(CheckInputFile(path, kMaxWorkloadFileBytes, "workload file"));
   if (IsYcsbPropertyFile(path)) {
     KVBENCH_RETURN_IF_ERROR(LoadYcsbWorkload(path, overrides.properties, &workload));
   } else if (!overrides.properties.empty()) {
@@ -174,12 +251,14 @@ Status PlanWorkload(Workload workload, const RunOverrides& overrides, RunPlan* p
                          list);
   }
   Workload& w = p.workload;
-  if (overrides.scale <= 0) return Status::InvalidArgument("--scale must be > 0");
+  KVBENCH_RETURN_IF_ERROR(CheckOverrides(overrides));
   if (overrides.scale != 1.0 && !w.ycsb_properties.empty()) {
     return Status::InvalidArgument("--scale: not for YCSB property files (use -p recordcount=N "
                                    "-p operationcount=N)");
   }
   if (overrides.scale != 1.0) ScaleWorkload(overrides.scale, &w);
+  // YCSB property files and --scale make counts the TOML parser never saw.
+  KVBENCH_RETURN_IF_ERROR(CheckWorkloadBounds(w, overrides.scale));
   if (overrides.seed) {
     // --seed: every dataset's seed, the phases' own datasets too.
     w.seed = *overrides.seed;
@@ -192,9 +271,31 @@ Status PlanWorkload(Workload workload, const RunOverrides& overrides, RunPlan* p
   if (overrides.repeat > 0) {
     for (PhaseSpec& phase : w.phases) phase.repetitions = overrides.repeat;
   }
+  // A repetition of a phase that changes state for good would measure other
+  // work (phase_op.h): once, whatever the workload or --repeat say.
+  for (PhaseSpec& phase : w.phases) {
+    if (InfoOf(phase.op).single_run) phase.repetitions = 1;
+  }
   if (overrides.timeout_s > 0) w.timeout_s = overrides.timeout_s;
   if (!overrides.engines.empty()) w.engines = overrides.engines;
+  // An engine listed twice would run, and be ranked, twice.
+  for (size_t i = 0; i < w.engines.size(); ++i) {
+    for (size_t j = 0; j < i; ++j) {
+      if (w.engines[i] == w.engines[j]) {
+        const std::string where = overrides.engines.empty()
+                                      ? w.Where("engines") + "field 'engines': "
+                                      : std::string("--engines: ");
+        return Status::InvalidArgument(where + "engine '" + w.engines[i] + "' is listed twice");
+      }
+    }
+  }
 
+  // The workload's plugins register their engines before any name is looked up.
+  if (Status loaded = plugin_host::LoadPlugins(
+          w.plugins, std::filesystem::path(path).parent_path().string());
+      !loaded.ok()) {
+    return Status::InvalidArgument(w.Where("plugins") + "field 'plugins': " + loaded.message());
+  }
   const AdapterRegistry& registry = AdapterRegistry::Global();
   if (w.engines.empty()) {
     for (const AdapterInfo* info : registry.All()) {

@@ -35,6 +35,22 @@
 
 namespace kvbench::runner {
 
+// Stated upper bounds of workload values (docs/workloads.md quotes them). A
+// value past one is a typo, not an experiment: it would overflow a count,
+// make a run that never ends, or, for a duration, end after one operation.
+inline constexpr uint64_t kMaxCount = 1'000'000'000'000;  // keys, operations, warm-up, skip
+inline constexpr double kMaxDurationS = 7 * 86400.0;      // a phase's duration: a week
+inline constexpr double kMaxTimeoutS = 30 * 86400.0;      // an engine's time limit: 30 days
+inline constexpr uint64_t kMaxBatch = 10'000'000;         // writes per transaction
+inline constexpr uint64_t kMaxScanLimit = 1'000'000'000;  // entries per scan
+inline constexpr int kMaxRepetitions = 1'000'000;
+inline constexpr double kMaxTargetOpsPerSec = 1e10;  // beyond any engine's rate
+inline constexpr double kMaxProportion = 1e9;        // a mix's weights are relative
+inline constexpr uint32_t kMaxRecordField = 65535;   // a record field's index
+inline constexpr size_t kMaxNameBytes = 200;         // workload and phase names
+// --scale multiplies counts: with kMaxCount the product stays far from 2^63.
+inline constexpr double kMaxScale = 1e6;
+
 // What a phase made from a YCSB property file adds (runner/ycsb_properties.h):
 // YCSB records (runner/ycsb_record.h), YCSB's operation names in results and
 // YCSB's key chooser and scan lengths.
@@ -193,6 +209,10 @@ struct Workload {
   std::string file;
   std::string source;
   std::vector<std::string> engines;  // empty: all that store data
+  // Plugins whose engines the workload names (`plugins = [...]`): paths
+  // (relative to the workload file's folder) or names looked up in
+  // KVBENCH_PLUGIN_PATH; loaded by the plan (adapters/plugin/plugin_loader.h).
+  std::vector<std::string> plugins;
   double timeout_s = 1800;
   // Repetitions of a phase that does not say (top-level `repetitions`): 5 so
   // that every figure has an interval; a workload of long phases may say less.
@@ -232,7 +252,10 @@ struct Workload {
 
 // Reads and checks a workload file. Errors are InvalidArgument with one
 // message "FILE:LINE:COL: field 'phase[2].count': must be >= 1" (or IOError
-// for an unreadable file).
+// for an unreadable file). The file must be a regular file of at most
+// kMaxWorkloadFileBytes (common/input_file.h). Every number is finite and
+// within the bounds above; names hold no control characters and phase names
+// are unique.
 Status LoadWorkloadFile(const std::string& path, Workload* out);
 Status ParseWorkload(const std::string& text, const std::string& path, Workload* out);
 

@@ -1,11 +1,13 @@
 // Workload file parser: TOML to Workload, with one precise message per error.
 #include <cmath>
-#include <fstream>
+#include <cstdio>
+#include <limits>
 #include <set>
 #include <sstream>
 
 #include <toml++/toml.h>
 
+#include "common/input_file.h"
 #include "runner/workload.h"
 
 namespace kvbench::runner {
@@ -47,26 +49,60 @@ class Checker {
     return true;
   }
 
+  // An integer in [min, max]; every caller states its max (workload.h).
   bool Integer(const toml::table& t, const std::string& prefix, const char* key, int64_t min,
-               int64_t* out) {
+               int64_t max, int64_t* out) {
     const toml::node* n = t.get(key);
     if (n == nullptr) return false;
     if (!n->is_integer()) return Fail(n->source(), prefix + key, "must be an integer");
     const int64_t v = n->as_integer()->get();
-    if (v < min) return Fail(n->source(), prefix + key, "must be >= " + std::to_string(min));
+    if (v < min || v > max) {
+      return Fail(n->source(), prefix + key,
+                  "must be from " + std::to_string(min) + " to " + std::to_string(max));
+    }
     *out = v;
     return true;
   }
 
+  // A finite number in [min, max] (TOML allows nan and inf; neither is a
+  // count, a time or a rate).
   bool Number(const toml::table& t, const std::string& prefix, const char* key, double min,
-              double* out) {
+              double max, double* out) {
     const toml::node* n = t.get(key);
     if (n == nullptr) return false;
     if (!n->is_number()) return Fail(n->source(), prefix + key, "must be a number");
     const double v = n->is_integer() ? static_cast<double>(n->as_integer()->get())
                                      : n->as_floating_point()->get();
-    if (!(v >= min)) return Fail(n->source(), prefix + key, "must be >= " + Format(min));
+    if (!std::isfinite(v) || v < min || v > max) {
+      return Fail(n->source(), prefix + key,
+                  "must be a number from " + Format(min) + " to " + Format(max));
+    }
     *out = v;
+    return true;
+  }
+
+  // A name printed in reports and used for files: 1 to kMaxNameBytes bytes,
+  // no control character (a newline would end the line it is printed on, or
+  // a line of a generated script).
+  bool Name(const toml::table& t, const std::string& prefix, const char* key, std::string* out) {
+    std::string v;
+    if (!String(t, prefix, key, &v)) return false;
+    const toml::source_region& where = t.get(key)->source();
+    if (v.empty() || v.size() > kMaxNameBytes) {
+      return Fail(where, prefix + key,
+                  "must be 1 to " + std::to_string(kMaxNameBytes) + " bytes long");
+    }
+    for (size_t i = 0; i < v.size(); ++i) {
+      const unsigned char c = static_cast<unsigned char>(v[i]);
+      if (c < 0x20 || c == 0x7f) {
+        char hex[8];
+        std::snprintf(hex, sizeof hex, "0x%02x", c);
+        return Fail(where, prefix + key,
+                    "holds a control character (byte " + std::string(hex) + " at offset " +
+                        std::to_string(i) + ")");
+      }
+    }
+    *out = std::move(v);
     return true;
   }
 
@@ -182,14 +218,29 @@ void ParsePhase(Checker& c, const toml::table& t, size_t index, Workload* w) {
     }
   }
   p.name = op_name + "-" + std::to_string(index);
-  c.String(t, prefix, "name", &p.name);
+  c.Name(t, prefix, "name", &p.name);
+  // Results, reports and history key figures by phase name: two phases of
+  // one name would overwrite each other's rows and files.
+  for (const PhaseSpec& earlier : w->phases) {
+    if (c.ok() && earlier.name == p.name) {
+      const toml::node* n = t.get("name");
+      c.Fail(n != nullptr ? n->source() : t.source(), prefix + "name",
+             "'" + p.name + "' is already the name of the phase at line " +
+                 std::to_string(earlier.line));
+    }
+  }
 
+  constexpr auto kCount = static_cast<int64_t>(kMaxCount);
   int64_t i64 = 0;
-  if (c.Integer(t, prefix, "count", 0, &i64)) p.count = static_cast<uint64_t>(i64);
-  c.Number(t, prefix, "duration", 0, &p.duration_s);
-  if (c.Integer(t, prefix, "batch", 1, &i64)) p.batch = static_cast<uint64_t>(i64);
-  if (c.Integer(t, prefix, "warmup", 0, &i64)) p.warmup = static_cast<uint64_t>(i64);
-  if (c.Integer(t, prefix, "repetitions", 1, &i64)) p.repetitions = static_cast<int>(i64);
+  if (c.Integer(t, prefix, "count", 0, kCount, &i64)) p.count = static_cast<uint64_t>(i64);
+  c.Number(t, prefix, "duration", 0, kMaxDurationS, &p.duration_s);
+  if (c.Integer(t, prefix, "batch", 1, static_cast<int64_t>(kMaxBatch), &i64)) {
+    p.batch = static_cast<uint64_t>(i64);
+  }
+  if (c.Integer(t, prefix, "warmup", 0, kCount, &i64)) p.warmup = static_cast<uint64_t>(i64);
+  if (c.Integer(t, prefix, "repetitions", 1, kMaxRepetitions, &i64)) {
+    p.repetitions = static_cast<int>(i64);
+  }
   if (p.repetitions == 0) p.repetitions = w->default_repetitions;
   c.ScalarOrList<int>(t, prefix, "threads", &p.threads, [&](const toml::node& n, int* out) {
     if (!n.is_integer() || n.as_integer()->get() < 1 || n.as_integer()->get() > 1024) {
@@ -201,8 +252,10 @@ void ParsePhase(Checker& c, const toml::table& t, size_t index, Workload* w) {
   c.ScalarOrList<double>(t, prefix, "target", &p.targets, [&](const toml::node& n, double* out) {
     const double v = n.is_integer() ? static_cast<double>(n.as_integer()->get())
                      : n.is_floating_point() ? n.as_floating_point()->get() : -1;
-    if (!n.is_number() || v < 0) {
-      return c.Fail(n.source(), prefix + "target", "must be a number of ops/s >= 0 (0 = unthrottled)");
+    if (!n.is_number() || !std::isfinite(v) || v < 0 || v > kMaxTargetOpsPerSec) {
+      return c.Fail(n.source(), prefix + "target",
+                    "must be a number of ops/s from 0 to " + Checker::Format(kMaxTargetOpsPerSec) +
+                        " (0 = unthrottled)");
     }
     *out = v;
     return true;
@@ -229,15 +282,16 @@ void ParsePhase(Checker& c, const toml::table& t, size_t index, Workload* w) {
   c.Bool(t, prefix, "table_per_thread", &p.table_per_thread);
   Choice(c, t, prefix, "pacing", "sleep or spin", &p.pacing);
   Choice(c, t, prefix, "order", "index or shuffled", &p.order);
-  if (c.Integer(t, prefix, "limit", 1, &i64)) {
+  if (c.Integer(t, prefix, "limit", 1, static_cast<int64_t>(kMaxScanLimit), &i64)) {
     p.limit = static_cast<uint64_t>(i64);
     p.limit_given = true;
   }
   Choice(c, t, prefix, "direction", "forward or backward", &p.direction);
   c.Bool(t, prefix, "values", &p.values);
-  c.Number(t, prefix, "from", 0, &p.from);
-  c.Number(t, prefix, "to", 0, &p.to);
-  if (c.Integer(t, prefix, "skip", 0, &i64)) p.skip = static_cast<uint64_t>(i64);
+  // Fractions of the key space.
+  c.Number(t, prefix, "from", 0, 1, &p.from);
+  c.Number(t, prefix, "to", 0, 1, &p.to);
+  if (c.Integer(t, prefix, "skip", 0, kCount, &i64)) p.skip = static_cast<uint64_t>(i64);
   if (const toml::node* n = t.get("proportions")) {
     const toml::table* pt = n->as_table();
     if (pt == nullptr) {
@@ -252,7 +306,10 @@ void ParsePhase(Checker& c, const toml::table& t, size_t index, Workload* w) {
           break;
         }
         d = v.is_integer() ? static_cast<double>(v.as_integer()->get()) : v.as_floating_point()->get();
-        if (d < 0) c.Fail(v.source(), prefix + "proportions." + key, "must be >= 0");
+        if (!std::isfinite(d) || d < 0 || d > kMaxProportion) {
+          c.Fail(v.source(), prefix + "proportions." + key,
+                 "must be a number from 0 to " + Checker::Format(kMaxProportion));
+        }
         p.proportions[key] = d;
       }
     }
@@ -272,7 +329,7 @@ void ParsePhase(Checker& c, const toml::table& t, size_t index, Workload* w) {
         }
       }
       int64_t count = 0;
-      if (!c.Integer(*d, prefix + "dataset.", "count", 1, &count) && c.ok()) {
+      if (!c.Integer(*d, prefix + "dataset.", "count", 1, kCount, &count) && c.ok()) {
         c.Fail(n->source(), prefix + "dataset.count", "missing (number of keys)");
       }
     }
@@ -286,7 +343,7 @@ void ParsePhase(Checker& c, const toml::table& t, size_t index, Workload* w) {
                            std::string::npos;
     if (!valid) c.Fail(t.get("table")->source(), prefix + "table", "must be 1-64 letters, digits or _");
   }
-  if (c.Integer(t, prefix, "field", 0, &i64)) p.field = static_cast<uint32_t>(i64);
+  if (c.Integer(t, prefix, "field", 0, kMaxRecordField, &i64)) p.field = static_cast<uint32_t>(i64);
   if (const toml::node* n = t.get("value")) {
     if (!n->is_integer()) c.Fail(n->source(), prefix + "value", "must be an integer");
     else p.value = n->as_integer()->get();
@@ -331,33 +388,39 @@ Status ParseWorkload(const std::string& text, const std::string& path, Workload*
   Workload w;
   w.file = path;
   w.source = text;
-  c.OnlyKnownKeys(root, "", {"name", "description", "engines", "timeout", "repetitions",
+  c.OnlyKnownKeys(root, "", {"name", "description", "engines", "plugins", "timeout", "repetitions",
                              "dataset", "values", "options", "phase", "measurement"});
   if (const toml::node* n = root.get("measurement")) {
     if (const toml::table* m = n->as_table()) {
       c.OnlyKnownKeys(*m, "measurement.", {"interval", "hdrhistogram"});
-      if (c.Number(*m, "measurement.", "interval", 0.001, &w.measurement.interval_s) &&
-          w.measurement.interval_s > 3600) {
-        c.Fail(m->get("interval")->source(), "measurement.interval", "must be <= 3600 (seconds)");
-      }
+      c.Number(*m, "measurement.", "interval", 0.001, 3600, &w.measurement.interval_s);
       c.Bool(*m, "measurement.", "hdrhistogram", &w.measurement.hdrhistogram);
     } else {
       c.Fail(n->source(), "measurement", "must be a table");
     }
   }
   int64_t default_repetitions = 0;
-  if (c.Integer(root, "", "repetitions", 1, &default_repetitions)) {
+  if (c.Integer(root, "", "repetitions", 1, kMaxRepetitions, &default_repetitions)) {
     w.default_repetitions = static_cast<int>(default_repetitions);
   }
-  c.String(root, "", "name", &w.name);
+  c.Name(root, "", "name", &w.name);
   c.String(root, "", "description", &w.description);
-  c.Number(root, "", "timeout", 1, &w.timeout_s);
+  c.Number(root, "", "timeout", 1, kMaxTimeoutS, &w.timeout_s);
   auto line_of = [&w](const std::string& field, const toml::node& n) {
     w.field_lines[field] = static_cast<int>(n.source().begin.line);
   };
   if (const toml::node* n = root.get("engines")) line_of("engines", *n);
+  if (const toml::node* n = root.get("plugins")) line_of("plugins", *n);
   if (const toml::node* n = root.get("dataset")) line_of("dataset", *n);
   if (const toml::node* n = root.get("values")) line_of("values", *n);
+  c.ScalarOrList<std::string>(root, "", "plugins", &w.plugins,
+                              [&](const toml::node& n, std::string* s) {
+    if (!n.is_string() || n.as_string()->get().empty()) {
+      return c.Fail(n.source(), "plugins", "must be plugin paths or names");
+    }
+    *s = n.as_string()->get();
+    return true;
+  });
   c.ScalarOrList<std::string>(root, "", "engines", &w.engines,
                               [&](const toml::node& n, std::string* s) {
     if (!n.is_string()) return c.Fail(n.source(), "engines", "must be engine names");
@@ -374,8 +437,12 @@ Status ParseWorkload(const std::string& text, const std::string& path, Workload*
         if (c.ScalarText(v, "dataset." + key, &value)) w.dataset_params[key] = value;
       }
       int64_t i64 = 0;
-      if (c.Integer(*d, "dataset.", "count", 1, &i64)) w.dataset_count = static_cast<uint64_t>(i64);
-      if (c.Integer(*d, "dataset.", "seed", 0, &i64)) w.seed = static_cast<uint64_t>(i64);
+      if (c.Integer(*d, "dataset.", "count", 1, static_cast<int64_t>(kMaxCount), &i64)) {
+        w.dataset_count = static_cast<uint64_t>(i64);
+      }
+      if (c.Integer(*d, "dataset.", "seed", 0, std::numeric_limits<int64_t>::max(), &i64)) {
+        w.seed = static_cast<uint64_t>(i64);
+      }
     } else {
       c.Fail(n->source(), "dataset", "must be a table");
     }
@@ -450,11 +517,9 @@ std::string Workload::Where(const std::string& field) const {
 }
 
 Status LoadWorkloadFile(const std::string& path, Workload* out) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return Status::IOError(path + ": cannot be read");
-  std::stringstream buffer;
-  buffer << in.rdbuf();
-  return ParseWorkload(buffer.str(), path, out);
+  std::string text;
+  KVBENCH_RETURN_IF_ERROR(ReadInputFile(path, kMaxWorkloadFileBytes, "workload file", &text));
+  return ParseWorkload(text, path, out);
 }
 
 void ScaleWorkload(double scale, Workload* w) {

@@ -1,5 +1,6 @@
 #include "runner/ycsb_properties.h"
 
+#include "common/input_file.h"
 #include "common/strings.h"
 #include "runner/ycsb_db_properties.h"
 
@@ -230,13 +231,10 @@ Status ParsePropertyOverride(const std::string& arg, std::string* name, std::str
 
 namespace {
 
+// Bounded and regular only (common/input_file.h): -P /dev/zero was read
+// until memory ran out, and a directory read as an empty file.
 Status ReadFile(const std::string& path, std::string* text) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return Status::IOError(path + ": cannot be read");
-  std::stringstream buffer;
-  buffer << in.rdbuf();
-  *text = buffer.str();
-  return Status::OK();
+  return ReadInputFile(path, kMaxWorkloadFileBytes, "property file", text);
 }
 
 Status WorkloadFromProperties(Properties props, const std::string& path, const std::string& text,

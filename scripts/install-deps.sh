@@ -24,7 +24,9 @@ packages=(
   # engines (each adapter is built only when its library is found)
   libsqlite3-dev libdb-dev libtokyocabinet-dev liblmdb-dev libhiredis-dev redis-server
   librocksdb-dev libleveldb-dev libwiredtiger-dev libgdbm-dev
-  libkyotocabinet-dev libtkrzw-dev
+  libkyotocabinet-dev libtkrzw-dev libwgdb-dev
+  # QDBM: the out-of-tree plugin example (examples/plugin-qdbm) and its test
+  libqdbm-dev
   # the power-loss layer of `kvbench crash` (a FUSE file system)
   fuse3 libfuse3-dev
   # libraries kvbench itself uses; libpq-dev for history stores on PostgreSQL,

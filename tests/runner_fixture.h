@@ -28,6 +28,7 @@ class RunnerTest : public ::testing::Test {
     RunArgs args;
     args.files = {file};
     args.out = out_;
+    args.overwrite = true;  // a test runs several workloads into one folder, one after another
     args.quiet = true;
     args.overrides.engines = engines;
     return RunWorkloads(args);
@@ -40,6 +41,7 @@ class RunnerTest : public ::testing::Test {
     RunArgs args;
     args.files = {file};
     args.out = out_;
+    args.overwrite = true;
     args.quiet = true;
     args.ycsb_output = ycsb_output;
     args.overrides.engines = engines;

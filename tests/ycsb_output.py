@@ -7,6 +7,7 @@ longs and doubles as Java's Double.toString ("2000.0", "1.0E7"); parsers of
 YCSB's output split lines that way. parse() does the same and refuses any
 other line, so an extra or malformed line fails the tests.
 """
+import base64
 import math
 import re
 
@@ -52,13 +53,34 @@ def ordinal(p):
     return f"{n}" + ["th", "st", "nd", "rd", "th", "th", "th", "th", "th", "th"][n % 10]
 
 
+def buckets(field):
+    """[(upper_ns, count)] from results.json's packed form ("v1:" + base64 of
+    LEB128 varints: each bound's step from the previous, then the count) or
+    the older list of pairs."""
+    if not isinstance(field, str):
+        return field
+    data = base64.b64decode(field[3:])
+    values, v, shift = [], 0, 0
+    for byte in data:
+        v |= (byte & 0x7F) << shift
+        shift += 7
+        if not byte & 0x80:
+            values.append(v)
+            v, shift = 0, 0
+    out, upper = [], 0
+    for step, count in zip(values[0::2], values[1::2]):
+        upper += step
+        out.append((upper, count))
+    return out
+
+
 def percentile(lat, p):
     stored = {50: "p50_ns", 90: "p90_ns", 95: "p95_ns", 99: "p99_ns", 99.9: "p999_ns"}
     if p in stored:
         return lat[stored[p]]
     rank = max(1, math.ceil(p / 100 * lat["count"]))
     seen = 0
-    for upper, count in lat["buckets"]:
+    for upper, count in buckets(lat["buckets"]):
         seen += count
         if seen >= rank:
             return min(max(upper, lat["min_ns"]), lat["max_ns"])
@@ -67,8 +89,9 @@ def percentile(lat, p):
 
 def expected_lines(rep, percentiles=(50, 95, 99), timeseries=False):
     """Every line YCSB's output of this repetition must have, from results.json."""
-    # YCSB's RunTime is the client's wall time: the repetition's wall span
-    # (its "seconds" is the time inside the engine's calls).
+    # YCSB's RunTime is the client's wall time: the repetition's wall span,
+    # its "seconds" (schema 4 wrote the wall span as "wall_seconds" and the
+    # time inside the engine's calls as "seconds").
     wall = rep.get("wall_seconds", rep["seconds"])
     lines = [("OVERALL", "RunTime(ms)", round(wall * 1000)),
              ("OVERALL", "Throughput(ops/sec)", rep["ops"][0]["ops"] / wall)]

@@ -18,6 +18,9 @@
 // so sessions on many threads read in parallel and writers take turns; a
 // batch holds the write lock from BeginBatch to CommitBatch. There is no undo
 // log, so AbortBatch is not supported and transactional is false.
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <memory>
 #include <string>
 
@@ -148,6 +151,9 @@ class NativeSession final : public Session {
   NativeSessionLock lock_;
 };
 
+// Every native.shm_name starts with this (a POSIX name: one leading '/').
+constexpr char kShmPrefix[] = "/kvbench-";
+
 // The adapter's one parser of its options: Open() and CheckOptions() both use it.
 Status ParseNativeOptions(const EngineOptions& o, nativedb::Options* out) {
   KVBENCH_RETURN_IF_ERROR(o.GetBytes("native.size", &out->size));
@@ -163,6 +169,22 @@ Status ParseNativeOptions(const EngineOptions& o, nativedb::Options* out) {
     return Status::InvalidArgument("option 'native.max_size': smaller than native.size");
   }
   out->shm_name = o.GetString("native.shm_name");
+  // The adapter removes a segment of that name at open: confined to names
+  // of kvbench's own, so no workload can make it remove someone else's.
+  if (!out->shm_name.empty()) {
+    const std::string& name = out->shm_name;
+    const bool valid =
+        name.starts_with(kShmPrefix) && name.size() > sizeof(kShmPrefix) - 1 &&
+        name.size() <= 200 &&
+        name.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-",
+                               1) == std::string::npos;
+    if (!valid) {
+      return Status::InvalidArgument("option 'native.shm_name': '" + name +
+                                     "' is not a kvbench shared-memory name ('" + kShmPrefix +
+                                     "' followed by letters, digits, '.', '_' or '-'; at most "
+                                     "200 bytes)");
+    }
+  }
   return Status::OK();
 }
 
@@ -178,8 +200,8 @@ class NativeAdapter final : public Adapter {
         {"native.max_size", "64GiB",
          "private memory grows in place up to this (address space only); then puts fail"},
         {"native.shm_name", "",
-         "empty: private memory; else a POSIX shared-memory name, replaced at open and "
-         "removed at close (fixed size: no growth)"},
+         "empty: private memory; else a POSIX shared-memory name starting /kvbench- (only "
+         "kvbench's own), replaced at open and removed at close (fixed size: no growth)"},
         {"native.prefault", "true", "touch every page at creation, so no put takes a page fault"},
         {"native.huge_pages", "false",
          "madvise transparent huge pages for private memory (slow to create where THP "
@@ -213,8 +235,16 @@ class NativeAdapter final : public Adapter {
     nativedb::Options options;
     KVBENCH_RETURN_IF_ERROR(ParseNativeOptions(request.options, &options));
     if (!options.shm_name.empty()) {
-      // The run owns the name: a segment left by an earlier, crashed run goes.
+      // The run owns the name: a segment left by an earlier, crashed run of
+      // this user goes; another user's is refused (create fails on it).
       options.remove_shm_on_close = true;
+      struct stat st {};
+      const std::string file = "/dev/shm" + options.shm_name;
+      if (stat(file.c_str(), &st) == 0 && st.st_uid != geteuid()) {
+        return Status::InvalidArgument("option 'native.shm_name': '" + options.shm_name +
+                                       "' exists and belongs to another user (uid " +
+                                       std::to_string(st.st_uid) + ")");
+      }
       nativedb::Database::RemoveShared(options.shm_name);
     }
     std::unique_ptr<nativedb::Database> db;

@@ -69,10 +69,17 @@ TEST(NativeAdapterTest, BadOptionsAreRejected) {
   EXPECT_TRUE(st.IsInvalidArgument()) << st.ToString();
   OpenNative({{"native.size", "1K"}}, &st);
   EXPECT_TRUE(st.IsInvalidArgument()) << st.ToString();
+  // A name outside kvbench's own prefix would let a workload remove any
+  // shared-memory object the user may delete.
+  for (const char* name : {"/other", "kvbench-x", "/kvbench-", "/kvbench-a/b", "/kvbench-a b"}) {
+    OpenNative({{"native.size", "4M"}, {"native.shm_name", name}}, &st);
+    EXPECT_TRUE(st.IsInvalidArgument()) << name << ": " << st.ToString();
+    EXPECT_NE(st.message().find("native.shm_name"), std::string::npos) << st.message();
+  }
 }
 
 TEST(NativeAdapterTest, SharedMemoryByOption) {
-  const std::string name = "/kvbench_native_adapter_" + std::to_string(getpid());
+  const std::string name = "/kvbench-native-adapter-" + std::to_string(getpid());
   Status st;
   auto adapter = OpenNative({{"native.size", "4M"}, {"native.shm_name", name}}, &st);
   ASSERT_TRUE(st.ok()) << st.ToString();

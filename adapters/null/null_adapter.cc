@@ -5,8 +5,15 @@
 // `null.spin_ns` makes every operation busy-wait that long: a known, injected
 // cost per operation, so a test can check that `kvbench compare` finds a
 // slowdown of a given size (and nothing when there is none).
+//
+// `null.serial_ns` makes every operation hold one process-wide mutex while it
+// busy-waits that long: an engine that serialises its calls (LMDB's writer,
+// sqlite, gdbm) with a known cost, so no number of threads can do more than
+// 1e9 / serial_ns operations a second. A test checks that the reported ops/s
+// never claims more.
 #include <chrono>
 #include <cstdint>
+#include <mutex>
 
 #include "adapters/registry.h"
 
@@ -15,23 +22,36 @@ namespace {
 
 struct NullSettings {
   uint64_t spin_ns = 0;
+  uint64_t serial_ns = 0;
 };
 
-Status ParseNullSettings(const EngineOptions& options, NullSettings* out) {
-  int64_t spin = 0;
-  // Opened without resolved options (the micro-benchmarks do): no spin.
-  if (!options.Has("null.spin_ns")) return Status::OK();
-  KVBENCH_RETURN_IF_ERROR(options.GetInt64("null.spin_ns", &spin));
-  if (spin < 0 || spin > 1'000'000'000) {
-    return Status::InvalidArgument("option 'null.spin_ns': must be 0..1000000000");
+// The lock every session's calls take with null.serial_ns (one per process,
+// as an engine's own lock is).
+std::mutex& SerialMutex() {
+  static std::mutex mutex;
+  return mutex;
+}
+
+Status ParseNanoseconds(const EngineOptions& options, const char* name, uint64_t* out) {
+  // Opened without resolved options (the micro-benchmarks do): 0.
+  if (!options.Has(name)) return Status::OK();
+  int64_t ns = 0;
+  KVBENCH_RETURN_IF_ERROR(options.GetInt64(name, &ns));
+  if (ns < 0 || ns > 1'000'000'000) {
+    return Status::InvalidArgument(std::string("option '") + name + "': must be 0..1000000000");
   }
-  out->spin_ns = static_cast<uint64_t>(spin);
+  *out = static_cast<uint64_t>(ns);
   return Status::OK();
+}
+
+Status ParseNullSettings(const EngineOptions& options, NullSettings* out) {
+  KVBENCH_RETURN_IF_ERROR(ParseNanoseconds(options, "null.spin_ns", &out->spin_ns));
+  return ParseNanoseconds(options, "null.serial_ns", &out->serial_ns);
 }
 
 class NullSession final : public Session {
  public:
-  explicit NullSession(uint64_t spin_ns) : spin_ns_(spin_ns) {}
+  explicit NullSession(const NullSettings& settings) : settings_(settings) {}
   Status Put(Slice, Slice) override {
     Spin();
     return Status::OK();
@@ -52,13 +72,19 @@ class NullSession final : public Session {
   Status AbortBatch() override { return Status::NotSupported("null keeps no batches"); }
 
  private:
-  void Spin() const {
-    if (spin_ns_ == 0) return;
-    const auto until = std::chrono::steady_clock::now() + std::chrono::nanoseconds(spin_ns_);
+  static void SpinFor(uint64_t ns) {
+    const auto until = std::chrono::steady_clock::now() + std::chrono::nanoseconds(ns);
     while (std::chrono::steady_clock::now() < until) {
     }
   }
-  const uint64_t spin_ns_;
+  void Spin() const {
+    if (settings_.spin_ns > 0) SpinFor(settings_.spin_ns);
+    if (settings_.serial_ns > 0) {
+      std::lock_guard lock(SerialMutex());
+      SpinFor(settings_.serial_ns);
+    }
+  }
+  const NullSettings settings_;
 };
 
 class NullAdapter final : public Adapter {
@@ -67,7 +93,11 @@ class NullAdapter final : public Adapter {
   std::vector<OptionSpec> OptionSpecs() const override {
     return {{"null.spin_ns", "0",
              "busy-wait this many nanoseconds in every put, get and delete: a known cost per "
-             "operation for testing comparisons"}};
+             "operation for testing comparisons"},
+            {"null.serial_ns", "0",
+             "busy-wait this many nanoseconds in every put, get and delete while holding one "
+             "lock shared by all sessions: an engine that serialises its calls, for testing "
+             "that throughput over threads never exceeds 1e9 / serial_ns"}};
   }
   Status CheckOptions(const EngineOptions& options) const override {
     NullSettings ignored;
@@ -89,7 +119,7 @@ class NullAdapter final : public Adapter {
   }
   Status Close() override { return Status::OK(); }
   Status NewSession(std::unique_ptr<Session>* session) override {
-    *session = std::make_unique<NullSession>(settings_.spin_ns);
+    *session = std::make_unique<NullSession>(settings_);
     return Status::OK();
   }
   Status Sync() override { return Status::OK(); }

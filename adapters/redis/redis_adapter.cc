@@ -29,6 +29,9 @@
 // Two modes, chosen by options:
 //  - Default (redis.host empty): Open starts a private redis-server
 //    (redis.server, Debian's /usr/bin/redis-server) on a free 127.0.0.1 port
+//    that requires a password made for this start (given to the server on
+//    its stdin, never on its command line; every connection sends AUTH), so
+//    no other local user can read, write or stop it,
 //    with `--save "" --appendonly no` (no RDB snapshots, no AOF),
 //    `--bind 127.0.0.1 --protected-mode yes`, `--daemonize no`, its working
 //    directory and log (redis-server.log) in the engine's directory, and
@@ -62,12 +65,15 @@ namespace {
 
 class RedisSession final : public Session {
  public:
-  RedisSession(std::string host, int port, int timeout_ms)
-      : host_(std::move(host)), port_(port), timeout_ms_(timeout_ms) {}
+  RedisSession(std::string host, int port, int timeout_ms, std::string password)
+      : host_(std::move(host)),
+        port_(port),
+        timeout_ms_(timeout_ms),
+        password_(std::move(password)) {}
   // Closing the connection ends an open MULTI: the server discards it.
   ~RedisSession() override = default;
 
-  Status Connect() { return connection_.Connect(host_, port_, timeout_ms_); }
+  Status Connect() { return connection_.Connect(host_, port_, timeout_ms_, password_); }
 
   Status Put(Slice key, Slice value) override {
     if (in_batch_) return Queued(connection_.Queue({"SET", key, value}, "put"));
@@ -81,7 +87,7 @@ class RedisSession final : public Session {
     RedisConnection* connection = &connection_;
     if (in_batch_) {
       if (!batch_reader_.connected()) {
-        KVBENCH_RETURN_IF_ERROR(batch_reader_.Connect(host_, port_, timeout_ms_));
+        KVBENCH_RETURN_IF_ERROR(batch_reader_.Connect(host_, port_, timeout_ms_, password_));
       }
       connection = &batch_reader_;
     }
@@ -156,6 +162,7 @@ class RedisSession final : public Session {
   const std::string host_;
   const int port_;
   const int timeout_ms_;
+  const std::string password_;  // empty for an external server
   RedisConnection connection_;
   RedisConnection batch_reader_;  // for Gets inside a batch; connected on first need
   bool in_batch_ = false;
@@ -268,10 +275,12 @@ Status RedisAdapter::Open(const OpenRequest& request) {
     KVBENCH_RETURN_IF_ERROR(s);
     host_ = "127.0.0.1";
     port_ = server_.port();
+    password_ = server_.password();
     server_version_ = server_.version();
   } else {
     host_ = settings.host;
     port_ = settings.port;
+    password_.clear();
     RedisConnection admin;
     KVBENCH_RETURN_IF_ERROR(admin.Connect(host_, port_, settings.timeout_ms));
     RedisReply reply;
@@ -295,7 +304,7 @@ Status RedisAdapter::Close() {
 
 Status RedisAdapter::NewSession(std::unique_ptr<Session>* session) {
   if (!open_) return Status::InvalidArgument("new session: redis is not open");
-  auto created = std::make_unique<RedisSession>(host_, port_, settings_.timeout_ms);
+  auto created = std::make_unique<RedisSession>(host_, port_, settings_.timeout_ms, password_);
   KVBENCH_RETURN_IF_ERROR(created->Connect());
   *session = std::move(created);
   return Status::OK();

@@ -69,6 +69,7 @@ class RedisAdapter final : public Adapter {
   std::string directory_;
   std::string host_;
   int port_ = 0;
+  std::string password_;        // the started server's (RedisServerProcess::password)
   std::string server_version_;  // INFO redis_version, kept after Close for the results
   bool open_ = false;
 };

@@ -14,6 +14,7 @@
 #include <fstream>
 #include <thread>
 
+#include "adapters/redis/redis_connection.h"
 #include "adapters/redis/redis_server_process.h"
 #include "tests/adapter_test_base.h"
 
@@ -47,6 +48,7 @@ class RedisAdapterTest : public test::AdapterTestBase<::testing::Test> {
     RedisServerSettings settings;
     settings.directory = external_dir_.path();
     settings.start_timeout_ms = 5000;
+    settings.require_password = false;  // a user's server, reached without one
     return server->Start(settings);
   }
 
@@ -82,6 +84,40 @@ TEST_F(RedisAdapterTest, StartedServerIsStoppedByClose) {
   std::ifstream log(files[0]);
   std::string text((std::istreambuf_iterator<char>(log)), std::istreambuf_iterator<char>());
   EXPECT_EQ(text.find("DB saved"), std::string::npos) << "snapshots must be off";
+}
+
+// The started server listens on loopback, where every local user can reach
+// it: a client without the run's password gets nothing but NOAUTH (no key
+// read or written, no shutdown), a wrong password is refused, and the
+// password is not on the server's command line, which ps shows to everyone.
+TEST_F(RedisAdapterTest, StartedServerRefusesClientsWithoutThePassword) {
+  ASSERT_TRUE(OpenRedis().ok());
+  ASSERT_TRUE(session_->Put("secret", "v").ok());
+  const pid_t pid = redis()->server_pid();
+
+  RedisConnection stranger;
+  ASSERT_TRUE(stranger.Connect("127.0.0.1", redis()->port(), 5000).ok());
+  RedisReply reply;
+  ASSERT_TRUE(stranger.Call({"GET", "secret"}, "get", &reply).ok());
+  ASSERT_EQ(reply->type, REDIS_REPLY_ERROR);
+  EXPECT_NE(std::string(reply->str, reply->len).find("NOAUTH"), std::string::npos);
+  ASSERT_TRUE(stranger.Call({"SET", "secret", "stolen"}, "set", &reply).ok());
+  EXPECT_EQ(reply->type, REDIS_REPLY_ERROR);
+  ASSERT_TRUE(stranger.Call({"SHUTDOWN", "NOSAVE"}, "shutdown", &reply).ok());
+  EXPECT_EQ(reply->type, REDIS_REPLY_ERROR);
+  EXPECT_TRUE(ProcessExists(pid));
+
+  RedisConnection guesser;
+  const Status s = guesser.Connect("127.0.0.1", redis()->port(), 5000, "guess");
+  EXPECT_TRUE(s.IsInvalidArgument()) << s.ToString();
+  EXPECT_EQ(s.message().find("guess"), std::string::npos) << "no password in messages";
+
+  std::ifstream cmdline("/proc/" + std::to_string(pid) + "/cmdline", std::ios::binary);
+  const std::string args((std::istreambuf_iterator<char>(cmdline)),
+                         std::istreambuf_iterator<char>());
+  ASSERT_FALSE(args.empty());
+  EXPECT_EQ(args.find("requirepass"), std::string::npos);
+  EXPECT_EQ(Get("secret"), "v");  // untouched
 }
 
 TEST_F(RedisAdapterTest, DestroyingAnUnclosedAdapterKillsItsServer) {

@@ -37,7 +37,8 @@ RedisConnection::~RedisConnection() {
   if (context_ != nullptr) redisFree(context_);
 }
 
-Status RedisConnection::Connect(const std::string& host, int port, int timeout_ms) {
+Status RedisConnection::Connect(const std::string& host, int port, int timeout_ms,
+                                const std::string& password) {
   IgnoreSigpipeIfDefault();
   if (context_ != nullptr) {
     redisFree(context_);
@@ -61,6 +62,13 @@ Status RedisConnection::Connect(const std::string& host, int port, int timeout_m
     return s;
   }
   context_ = c;
+  if (password.empty()) return Status::OK();
+  RedisReply reply;
+  KVBENCH_RETURN_IF_ERROR(Call({"AUTH", password}, "auth", &reply));
+  if (reply->type == REDIS_REPLY_ERROR) {
+    return Status::InvalidArgument("redis " + endpoint_ +
+                                   ": auth: " + std::string(reply->str, reply->len));
+  }
   return Status::OK();
 }
 

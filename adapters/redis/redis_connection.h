@@ -46,9 +46,12 @@ class RedisConnection {
   RedisConnection& operator=(const RedisConnection&) = delete;
 
   // Connects to host:port. `timeout_ms` bounds the connect and, afterwards,
-  // every wait for a reply (0: wait forever). IOError naming host:port and
-  // hiredis's reason on failure.
-  Status Connect(const std::string& host, int port, int timeout_ms);
+  // every wait for a reply (0: wait forever). With a `password`, sends AUTH
+  // before anything else. IOError naming host:port and hiredis's reason on
+  // failure; InvalidArgument when the server refuses the password. The
+  // password is never part of a message.
+  Status Connect(const std::string& host, int port, int timeout_ms,
+                 const std::string& password = "");
   bool connected() const { return context_ != nullptr; }
   // "host:port", for messages.
   const std::string& endpoint() const { return endpoint_; }

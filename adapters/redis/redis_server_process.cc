@@ -5,6 +5,7 @@
 #include <netinet/in.h>
 #include <signal.h>
 #include <sys/prctl.h>
+#include <sys/random.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -59,6 +60,28 @@ Status PickFreePort(int* port) {
   return s;
 }
 
+// 32 bytes from the kernel's random source as 64 hex digits.
+Status MakePassword(std::string* out) {
+  unsigned char bytes[32];
+  size_t got = 0;
+  while (got < sizeof bytes) {
+    const ssize_t n = getrandom(bytes + got, sizeof bytes - got, 0);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) {
+      return Status::IOError(std::string("redis-server: making a password: getrandom: ") +
+                             std::strerror(errno));
+    }
+    got += static_cast<size_t>(n);
+  }
+  static constexpr char kHex[] = "0123456789abcdef";
+  out->clear();
+  for (unsigned char b : bytes) {
+    out->push_back(kHex[b >> 4]);
+    out->push_back(kHex[b & 15]);
+  }
+  return Status::OK();
+}
+
 std::string DescribeWaitStatus(int status) {
   if (WIFEXITED(status)) return "exit code " + std::to_string(WEXITSTATUS(status));
   if (WIFSIGNALED(status)) {
@@ -103,6 +126,8 @@ Status RedisServerProcess::Start(const RedisServerSettings& settings) {
   if (running()) return Status::InvalidArgument("redis-server: already running");
   settings_ = settings;
   version_.clear();
+  password_.clear();
+  if (settings.require_password) KVBENCH_RETURN_IF_ERROR(MakePassword(&password_));
   std::string binary;
   KVBENCH_RETURN_IF_ERROR(ResolveRedisServerBinary(settings.binary, &binary));
   Status s;
@@ -123,6 +148,7 @@ Status RedisServerProcess::Launch(const std::string& binary, int port) {
   // clang-format off
   std::vector<std::string> args = {
       binary,
+      "-",  // more configuration on stdin: the password, out of sight of ps
       "--port", std::to_string(port),
       "--bind", "127.0.0.1",
       "--protected-mode", "yes",
@@ -141,14 +167,28 @@ Status RedisServerProcess::Launch(const std::string& binary, int port) {
   if (log_fd < 0) {
     return Status::IOError("redis-server: open '" + log + "': " + std::strerror(errno));
   }
-  const int null_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+  // The configuration on stdin: a few bytes, far below a pipe's buffer, so
+  // they are written whole and the writing end closed before the fork; the
+  // server reads them and then end of file (and no write can meet a reader
+  // that died, which would raise SIGPIPE here).
+  const std::string config = password_.empty() ? "" : "requirepass " + password_ + "\n";
+  int config_pipe[2] = {-1, -1};
   int exec_pipe[2];  // the child writes errno here when execv fails; closes on success
-  if (null_fd < 0 || pipe2(exec_pipe, O_CLOEXEC) != 0) {
+  bool written = pipe2(config_pipe, O_CLOEXEC) == 0;
+  for (size_t done = 0; written && done < config.size();) {
+    const ssize_t n = write(config_pipe[1], config.data() + done, config.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    written = n > 0;
+    if (written) done += static_cast<size_t>(n);
+  }
+  if (config_pipe[1] >= 0) close(config_pipe[1]);
+  if (!written || pipe2(exec_pipe, O_CLOEXEC) != 0) {
     const int err = errno;
     close(log_fd);
-    if (null_fd >= 0) close(null_fd);
-    return Status::IOError(std::string("redis-server: pipe: ") + std::strerror(err));
+    if (config_pipe[0] >= 0) close(config_pipe[0]);
+    return Status::IOError(std::string("redis-server: configuration pipe: ") + std::strerror(err));
   }
+  const int config_fd = config_pipe[0];
   const pid_t parent = getpid();
   const pid_t pid = fork();
   if (pid == 0) {
@@ -159,7 +199,7 @@ Status RedisServerProcess::Launch(const std::string& binary, int port) {
     sigprocmask(SIG_SETMASK, &none, nullptr);
     prctl(PR_SET_PDEATHSIG, SIGKILL);
     if (getppid() != parent) _exit(127);  // the parent died before prctl
-    dup2(null_fd, STDIN_FILENO);
+    dup2(config_fd, STDIN_FILENO);
     dup2(log_fd, STDOUT_FILENO);
     dup2(log_fd, STDERR_FILENO);
     close_range(3, ~0U, CLOSE_RANGE_CLOEXEC);  // no inherited descriptor outlives exec
@@ -170,7 +210,7 @@ Status RedisServerProcess::Launch(const std::string& binary, int port) {
   }
   const int fork_errno = errno;
   close(log_fd);
-  close(null_fd);
+  close(config_fd);
   close(exec_pipe[1]);
   if (pid < 0) {
     close(exec_pipe[0]);
@@ -206,7 +246,8 @@ Status RedisServerProcess::AwaitReady(bool* port_taken) {
                              log_path() + ":\n" + tail);
     }
     RedisConnection probe;
-    if (probe.Connect("127.0.0.1", port_, kProbeTimeoutMs).ok()) {
+    // A server on this port that refuses our password is not ours either.
+    if (probe.Connect("127.0.0.1", port_, kProbeTimeoutMs, password_).ok()) {
       RedisReply reply;
       if (probe.Call({"INFO", "server"}, "info", &reply).ok() &&
           reply->type == REDIS_REPLY_STRING) {
@@ -239,7 +280,8 @@ Status RedisServerProcess::Stop() {
                            log_path() + ":\n" + LogTail());
   }
   RedisConnection admin;
-  const bool reachable = admin.Connect("127.0.0.1", port_, settings_.stop_timeout_ms).ok();
+  const bool reachable =
+      admin.Connect("127.0.0.1", port_, settings_.stop_timeout_ms, password_).ok();
   RedisReply reply;
   // Success closes the connection, so no reply is the normal answer. A reply
   // means the server refused; SIGTERM also exits without saving under

@@ -10,6 +10,13 @@
 // taken for ours. Start returns once the server answers INFO (a PING that also
 // proves whose server it is).
 //
+// Access. The server listens on 127.0.0.1, where any local user can reach
+// it, so it requires a password made for each start from the kernel's
+// random source (32 bytes, hex): a `requirepass` line the server reads from
+// its standard input (`redis-server -`), never an argument, which `ps` and
+// /proc/PID/cmdline would show to every user. password() gives it to the
+// adapter's connections, which send AUTH first.
+//
 // Files. The server's working directory (--dir) is the given directory and its
 // log (--logfile, plus its stdout and stderr, which carry errors printed
 // before the log is opened) is redis-server.log there. With `--save ""` and
@@ -40,6 +47,9 @@ struct RedisServerSettings {
   std::string directory;                         // exists; working dir and log
   int start_timeout_ms = 10000;                  // how long Start waits for the server to answer
   int stop_timeout_ms = 5000;                    // how long Stop waits before SIGKILL
+  // Off only where a test stands in for a user's own server (external mode,
+  // which connects without a password).
+  bool require_password = true;
 };
 
 // Not thread-safe: one thread at a time.
@@ -71,6 +81,9 @@ class RedisServerProcess {
   pid_t pid() const { return pid_; }                       // -1 when not running
   int port() const { return port_; }                       // of the last start
   const std::string& version() const { return version_; }  // INFO redis_version
+  // The running server's password (empty without require_password). Valid
+  // until the next Start; never print or record it.
+  const std::string& password() const { return password_; }
   std::string log_path() const;
 
   // The last `lines` lines of the server's log, for error messages.
@@ -89,6 +102,7 @@ class RedisServerProcess {
   pid_t pid_ = -1;
   int port_ = 0;
   std::string version_;
+  std::string password_;
 };
 
 }  // namespace kvbench

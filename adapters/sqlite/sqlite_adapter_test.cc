@@ -8,6 +8,8 @@
 #include <map>
 #include <string>
 #include <thread>
+#include <utility>
+#include <vector>
 
 #include "adapters/registry.h"
 #include "tests/scratch_dir.h"
@@ -95,6 +97,45 @@ TEST_F(SqliteAdapterTest, BadOptionsNameTheOption) {
 
   s = Open({{"sqlite.pragma.bad-name", "1"}});
   EXPECT_TRUE(s.IsInvalidArgument()) << s.ToString();
+}
+
+// PRAGMA options are checked at plan time (CheckOptions, no SQL run): a
+// misspelt name, which SQLite would ignore without a word, and a value that
+// is not one number, name or quoted string are refused naming the option;
+// what SQLite's grammar takes passes and reaches the database.
+TEST_F(SqliteAdapterTest, PragmaOptionsAreCheckedBeforeAnyEngineStarts) {
+  std::unique_ptr<Adapter> adapter;
+  ASSERT_TRUE(AdapterRegistry::Global().Create("sqlite", &adapter).ok());
+  auto check = [&](const std::string& name, const std::string& value) {
+    EngineOptions options;
+    Status s = ResolveEngineOptions("sqlite", adapter->OptionSpecs(),
+                                    {{"sqlite.pragma." + name, value}}, &options);
+    return s.ok() ? adapter->CheckOptions(options) : s;
+  };
+  for (const auto& [name, value] :
+       std::vector<std::pair<std::string, std::string>>{{"nosuchpragma", "1"},
+                                                        {"user_version", "1; DROP TABLE kv"},
+                                                        {"user_version", "(SELECT 1)"},
+                                                        {"cache_size", "1 OR 1"},
+                                                        {"temp_store", "'open"},
+                                                        {"temp_store", "a b"},
+                                                        {"application_id", "'a'b'"},
+                                                        {"cache_size", "--1"}}) {
+    const Status s = check(name, value);
+    EXPECT_TRUE(s.IsInvalidArgument()) << name << " = " << value << ": " << s.ToString();
+    EXPECT_NE(s.message().find("sqlite.pragma." + name), std::string::npos) << s.message();
+  }
+  for (const auto& [name, value] :
+       std::vector<std::pair<std::string, std::string>>{{"user_version", "-42"},
+                                                        {"temp_store", "memory"},
+                                                        {"cache_size", "+2000"},
+                                                        {"analysis_limit", "1.5"},
+                                                        {"encoding", "'UTF-8'"},
+                                                        {"application_id", "'it''s'"},
+                                                        {"TEMP_STORE", "2"}}) {
+    const Status s = check(name, value);
+    EXPECT_TRUE(s.ok()) << name << " = " << value << ": " << s.ToString();
+  }
 }
 
 TEST_F(SqliteAdapterTest, ReorganizeShrinksTheFiles) {

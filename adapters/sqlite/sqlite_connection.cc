@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <mutex>
+#include <set>
 
 #include "common/strings.h"
 
@@ -19,6 +20,59 @@ bool IsIdentifier(std::string_view name) {
   return std::all_of(name.begin(), name.end(), [](char c) {
     return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
   });
+}
+
+// A PRAGMA value as SQLite's grammar takes it after "=": a signed number, a
+// name (on, full, memory...) or one single-quoted string ('' inside). So a
+// value cannot carry a second statement or an expression; checked at plan
+// time, without running SQL (some PRAGMAs change the whole process).
+bool IsPragmaValue(std::string_view v) {
+  if (v.empty()) return false;
+  if (v.front() == '\'') {
+    if (v.size() < 2 || v.back() != '\'') return false;
+    const std::string_view inside = v.substr(1, v.size() - 2);
+    for (size_t i = 0; i < inside.size(); ++i) {
+      if (inside[i] != '\'') continue;
+      if (i + 1 >= inside.size() || inside[i + 1] != '\'') return false;
+      ++i;
+    }
+    return true;
+  }
+  if (IsIdentifier(v) && !std::isdigit(static_cast<unsigned char>(v.front()))) return true;
+  size_t i = (v.front() == '-' || v.front() == '+') ? 1 : 0;
+  const size_t digits_start = i;
+  while (i < v.size() && std::isdigit(static_cast<unsigned char>(v[i]))) ++i;
+  bool any = i > digits_start;
+  if (i < v.size() && v[i] == '.') {
+    ++i;
+    const size_t fraction = i;
+    while (i < v.size() && std::isdigit(static_cast<unsigned char>(v[i]))) ++i;
+    any = any || i > fraction;
+  }
+  return any && i == v.size();
+}
+
+// The PRAGMA names this SQLite knows (it ignores unknown ones without a
+// word, so a misspelt option would silently do nothing).
+const std::set<std::string>& KnownPragmas() {
+  static const std::set<std::string> names = [] {
+    std::set<std::string> out;
+    sqlite3* db = nullptr;
+    if (sqlite3_open_v2(":memory:", &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_MEMORY, nullptr) ==
+        SQLITE_OK) {
+      sqlite3_stmt* st = nullptr;
+      if (sqlite3_prepare_v2(db, "SELECT name FROM pragma_pragma_list", -1, &st, nullptr) ==
+          SQLITE_OK) {
+        while (sqlite3_step(st) == SQLITE_ROW) {
+          out.emplace(reinterpret_cast<const char*>(sqlite3_column_text(st, 0)));
+        }
+      }
+      sqlite3_finalize(st);
+    }
+    sqlite3_close(db);
+    return out;
+  }();
+  return names;
 }
 
 Status Pragma(sqlite3* db, const std::string& name, const std::string& value,
@@ -118,6 +172,19 @@ Status ParseSqliteSettings(const EngineOptions& options, SqliteSettings* setting
     }
     if (value.empty()) {
       return Status::InvalidArgument("option 'sqlite.pragma." + name + "': empty value");
+    }
+    // Without introspection (an SQLite built without pragma_list) the name
+    // is left to SQLite.
+    const std::set<std::string>& known = KnownPragmas();
+    if (!known.empty() && !known.contains(ToLower(name))) {
+      return Status::InvalidArgument("option 'sqlite.pragma." + name + "': '" + name +
+                                     "' is not a PRAGMA this SQLite (" + sqlite3_libversion() +
+                                     ") knows");
+    }
+    if (!IsPragmaValue(value)) {
+      return Status::InvalidArgument("option 'sqlite.pragma." + name + "': '" + value +
+                                     "' is not a PRAGMA value (a number, a name such as on or "
+                                     "memory, or one 'quoted string')");
     }
     parsed.extra_pragmas.emplace(name, value);
   }
