@@ -14,7 +14,7 @@ KVBENCH=$1
 SRC=$(cd "$(dirname "$0")/.." && pwd)
 OUT=${2:-$(mktemp -d /tmp/kvbench-crash-bench-XXXXXX)}
 WL=$SRC/workloads/durability.toml
-run() { "$KVBENCH" crash "$WL" --no-throughput --quiet "$@" > /dev/null; }
+run() { "$KVBENCH" crash "$WL" --no-throughput --quiet --overwrite "$@" > /dev/null; }
 run --engines sqlite@off,lmdb@nosync --fault power-loss --trials 20 --out "$OUT/loses"
 run --engines sqlite@full,lmdb@sync,pbtree@commit --fault power-loss,torn --trials 50 --out "$OUT/durable"
 run --engines pbtree@commit --fault power-loss --trials 200 --out "$OUT/pbtree-power"

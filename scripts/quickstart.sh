@@ -7,5 +7,5 @@ cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh
 bash scripts/build.sh
 ./build/kvbench engines
-./build/kvbench run workloads/quickstart.toml --out runs/quickstart
+./build/kvbench run workloads/quickstart.toml --out runs/quickstart --overwrite
 echo "report: runs/quickstart/report.md and runs/quickstart/report.html"
