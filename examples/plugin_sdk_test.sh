@@ -40,16 +40,16 @@ cmem=$work/plugin-c-memory/libkvbench-c-memory.so
 out=$("$kvbench" conformance c-memory --plugin "$cmem" 2>&1)
 rc=$?
 [ $rc -eq 0 ] || { echo "$out" >&2; fail "conformance c-memory: exit $rc"; }
-echo "$out" | grep -Eq '^[1-9][0-9]* passed, 0 failed' || fail "conformance c-memory: no summary line"
+grep -Eq '^[1-9][0-9]* passed, 0 failed' <<<"$out" || fail "conformance c-memory: no summary line"
 echo "conformance c-memory: $(echo "$out" | tail -1)"
 
 # Listed with options, version and path; found on KVBENCH_PLUGIN_PATH.
 out=$("$kvbench" engines -v --plugin "$cmem" 2>&1)
-echo "$out" | grep -q "^c-memory .*c-memory-1.0" || fail "engines -v: c-memory and its version"
-echo "$out" | grep -q "plugin: $cmem" || fail "engines -v: the plugin's path"
-echo "$out" | grep -q "c-memory.initial_capacity *= 1024" || fail "engines -v: the plugin's option"
+grep -q "^c-memory .*c-memory-1.0" <<<"$out" || fail "engines -v: c-memory and its version"
+grep -q "plugin: $cmem" <<<"$out" || fail "engines -v: the plugin's path"
+grep -q "c-memory.initial_capacity *= 1024" <<<"$out" || fail "engines -v: the plugin's option"
 out=$(KVBENCH_PLUGIN_PATH=$work/plugin-c-memory "$kvbench" engines 2>&1)
-echo "$out" | grep -q "^c-memory " || fail "KVBENCH_PLUGIN_PATH: c-memory not listed"
+grep -q "^c-memory " <<<"$out" || fail "KVBENCH_PLUGIN_PATH: c-memory not listed"
 
 # Bad plugins: exit 2 and exactly one line on stderr naming the file.
 cc_plugin() {  # name defines...
@@ -137,10 +137,10 @@ if pkg-config --exists qdbm; then
   failed=$(echo "$out" | grep '^FAIL' | grep -v 'damaged-files/OpensItsFilesWithGarbageInside')
   [ -z "$failed" ] || { echo "$out" >&2; fail "conformance qdbm-villa: $failed"; }
   if [ $rc -ne 0 ]; then
-    echo "$out" | grep -q "killed by signal" ||
+    grep -q "killed by signal" <<<"$out" ||
       fail "conformance qdbm-villa: exit $rc without a signal finding"
   fi
-  echo "$out" | grep -Eq '^[1-9][0-9]* passed, [01] failed' ||
+  grep -Eq '^[1-9][0-9]* passed, [01] failed' <<<"$out" ||
     fail "conformance qdbm-villa: no summary line"
   echo "conformance qdbm-villa: $(echo "$out" | tail -1)"
   echo "$out" | grep -A3 "^FAIL"

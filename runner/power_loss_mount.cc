@@ -274,7 +274,8 @@ Status PowerLossMount::WaitForExit() {
          std::chrono::steady_clock::now() < deadline) {
     ::usleep(2000);
   }
-  if (done == 0) {  // hung: SIGTERM ends its loop and unmounts; SIGKILL as the last resort
+  const bool hung = done == 0;
+  if (hung) {  // hung: SIGTERM ends its loop and unmounts; SIGKILL as the last resort
     ::kill(pid_, SIGTERM);
     ::usleep(200000);
     if (::waitpid(pid_, &status, WNOHANG) == 0) {
@@ -294,6 +295,9 @@ Status PowerLossMount::WaitForExit() {
   if (!watchdog_fired_.empty()) {
     return Status::IOError("power-loss layer: killed its daemon: " + watchdog_fired_);
   }
+  // A daemon that had to be killed (stopped, or stuck, after its answer)
+  // leaves a trial nobody can vouch for: a failure, never a counted trial.
+  if (hung) return Status::IOError("power-loss layer: its daemon did not exit within 10 s; killed it");
   return Status::OK();
 }
 

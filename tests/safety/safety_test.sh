@@ -94,9 +94,9 @@ workload "../../etc" e.toml
 mkdir victim && echo precious > victim/data
 "${RUN[@]}" w.toml v.toml --out o5 > /dev/null
 [ "$(cat victim/data)" = precious ] && [ "$(ls -A victim)" = data ] || fail "victim/ changed"
-ls o5 | grep -q '^_victim-' || fail "o5 holds: $(ls o5)"
+grep -q '^_victim-' <<<"$(ls o5)" || fail "o5 holds: $(ls o5)"
 mkdir cwd && (cd cwd && "${RUN[@]}" ../e.toml > /dev/null)
-[ "$(ls -A cwd)" = runs ] && ls cwd/runs | grep -q '^_.._etc-' || fail "cwd holds: $(ls -R cwd)"
+[ "$(ls -A cwd)" = runs ] && grep -q '^_.._etc-' <<<"$(ls cwd/runs)" || fail "cwd holds: $(ls -R cwd)"
 [ "$(ls -A "$WORK" | grep -c etc)" -eq 0 ] || fail "wrote outside runs/: $(ls -A "$WORK")"
 pass "names with ../ stay inside the output folder"
 
@@ -116,7 +116,7 @@ PATH="$WORK/bin:$PATH" bash "$evil_out/submit.sh" > /dev/null
 SLURM_ARRAY_TASK_ID=0 SLURM_ARRAY_JOB_ID=7 SLURM_JOB_ID=8 TMPDIR="$WORK" \
     bash "$evil_out/kvbench-array.sbatch" > /dev/null
 bash "$evil_out/kvbench-merge.sbatch" > /dev/null
-ls "$WORK" | grep -q '^pwned' && fail "a generated script ran a command: $(ls "$WORK")"
+grep -q '^pwned' <<<"$(ls "$WORK")" && fail "a generated script ran a command: $(ls "$WORK")"
 pass "Slurm scripts quote every value (bash -n, submitted with a stub sbatch, run)"
 
 # 7. A failed phase is loud: a full disk is exit 1, named, on stderr, and the
