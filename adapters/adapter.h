@@ -39,8 +39,12 @@
 namespace kvbench {
 
 // What an engine can do. The runner reads these instead of guessing: it skips
-// scans on unordered engines, aborts only on transactional ones, and never runs
-// writers concurrently on an engine that serialises them without saying so.
+// scans on unordered engines and aborts only on transactional ones. Writing
+// client threads on an engine without concurrent_writers do run at once: the
+// adapter lets one writer in at a time (a plugin engine's, the plugin host,
+// adapters/plugin/plugin_adapter.cc), and the plan says so for every such
+// phase (runner/run_plan.cc), so those rows are read as clients sharing one
+// writer, not as parallel writes.
 struct Capabilities {
   bool stores_data = true;     // false only for `null`: it keeps nothing
   bool ordered = false;        // Scan works, in unsigned byte order of keys

@@ -3,7 +3,7 @@
 //
 // First the workload's phases run as `kvbench run` runs them (the throughput
 // each engine x option set buys; --no-throughput skips it), then the crash
-// trials (runner/crash_trials.h) of every durable engine under each fault.
+// trials (runner/crash/crash_trials.h) of every durable engine under each fault.
 // Both land in one results.json (the trials in its "durability" section) and
 // its reports; the trials' timings are never mixed with the phases'.
 #include <fmt/core.h>
@@ -19,10 +19,11 @@
 #include "app/run_controller.h"
 #include "reports/reports.h"
 #include "results/results_json.h"
-#include "runner/crash_trials.h"
+#include "runner/crash/crash_trials.h"
+#include "runner/crash/power_loss_mount.h"
 #include "runner/environment.h"
 #include "runner/interrupt.h"
-#include "runner/power_loss_mount.h"
+#include "runner/ycsb/workload_file.h"
 
 namespace kvbench::app {
 

@@ -14,7 +14,8 @@
 #include "results/results_json.h"
 #include "runner/environment.h"
 #include "runner/run_plan.h"
-#include "runner/shard_plan.h"
+#include "runner/shard/shard_plan.h"
+#include "runner/ycsb/workload_file.h"
 
 namespace kvbench::app {
 

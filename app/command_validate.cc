@@ -6,7 +6,8 @@
 #include "app/cli.h"
 #include "results/results_json.h"
 #include "runner/run_plan.h"
-#include "runner/shard_plan.h"
+#include "runner/shard/shard_plan.h"
+#include "runner/ycsb/workload_file.h"
 
 namespace kvbench::app {
 

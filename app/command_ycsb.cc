@@ -17,7 +17,7 @@
 #include "reports/ycsb_summary.h"
 #include "runner/environment.h"
 #include "runner/interrupt.h"
-#include "runner/ycsb_properties.h"
+#include "runner/ycsb/ycsb_properties.h"
 
 namespace kvbench::app {
 

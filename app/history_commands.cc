@@ -182,10 +182,17 @@ int RunHistoryTrend(const std::string& store_spec, const TrendArgs& args, std::o
     err << "kvbench history trend: " << s.message() << "\n";
     return kExitBadInput;
   }
-  size_t changes = 0;
-  for (const results::Series& s : page.series) changes += s.changes.size();
-  out << fmt::format("trend: {} ({} series, {} change points)\n", args.output, page.series.size(),
-                     changes);
+  size_t changes = 0, time_base_changes = 0;
+  for (const results::Series& s : page.series) {
+    changes += s.changes.size();
+    time_base_changes += s.time_base_changes.size();
+  }
+  out << fmt::format(
+      "trend: {} ({} series, {} change points{})\n", args.output, page.series.size(), changes,
+      time_base_changes == 0 ? ""
+                             : fmt::format(", {} time-base change{}", time_base_changes,
+                                           time_base_changes == 1 ? "" : "s"));
+  out << reports::RenderTimeBaseChanges(page.series, 0);
   return kExitOk;
 }
 

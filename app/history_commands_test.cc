@@ -7,9 +7,9 @@
 #include <sstream>
 
 #include "app/cli.h"
-#include "results/history/history_test_support.h"
 #include "results/results_json.h"
 #include "tests/scratch_dir.h"
+#include "tests/support/history_test_support.h"
 
 namespace kvbench::app {
 namespace {
@@ -99,6 +99,53 @@ TEST_F(HistoryCommandsTest, CheckFailsOnASlowdownInTheNewestRunsAndTrendShowsIt)
   ASSERT_EQ(RunHistoryTrend(store_, trend, trend_out, err), kExitOk) << err.str();
   EXPECT_EQ(trend_out.str(), "trend: " + trend.output + " (1 series, 1 change points)\n");
   EXPECT_NE(Bytes(trend.output).find("<g class=\"marker\">"), std::string::npos);
+}
+
+TEST_F(HistoryCommandsTest, ASchema4ToSchema5StepIsATimeBaseChangeNotARegression) {
+  // 10 runs read from schema-4 files (ops/s over the time inside the
+  // engine's calls, 1,600) then 10 of schema 5 (over the wall span, 1,000).
+  std::vector<std::string> files;
+  for (int i = 0; i < 20; ++i) {
+    char stamp[32], id[40];
+    std::snprintf(stamp, sizeof stamp, "2026-11-26T%02d:00:00Z", i);
+    std::snprintf(id, sizeof id, "%032d", 100 + i);
+    results::RunResults run =
+        results::MadeUpRun(id, stamp, 1, 3, (i < 10 ? 1600 : 1000) * (1 + 0.003 * (i % 4)));
+    if (i < 10) {
+      for (results::Repetition& rep : run.runs[0].repetitions) {
+        rep.rate_base = results::RateBase::kEngineCalls;
+      }
+    }
+    files.push_back(dir_.path() + "/" + id + ".json");
+    ASSERT_TRUE(results::WriteResultsFile(run, files.back()).ok());
+  }
+  ASSERT_EQ(Add(files), kExitOk) << err_.str();
+  CheckArgs check;
+  check.filter.figures = {"ops_per_sec"};
+  check.last_runs = 15;
+  std::ostringstream out, err;
+  EXPECT_EQ(RunHistoryCheck(store_, check, out, err), kExitOk) << out.str() << err.str();
+  EXPECT_EQ(out.str().find("REGRESSION"), std::string::npos) << out.str();
+  EXPECT_NE(out.str().find("time-base change in 1 throughput series (lmdb · phase-0 (get) · all)"),
+            std::string::npos)
+      << out.str();
+  EXPECT_NE(out.str().find("figures before this point divided by the time inside the engine's "
+                           "calls (results schema 4); after it by the wall span"),
+            std::string::npos)
+      << out.str();
+
+  TrendArgs trend;
+  trend.filter.figures = {"throughput"};
+  trend.output = dir_.path() + "/trend.html";
+  std::ostringstream trend_out;
+  ASSERT_EQ(RunHistoryTrend(store_, trend, trend_out, err), kExitOk) << err.str();
+  EXPECT_EQ(trend_out.str().rfind("trend: " + trend.output +
+                                      " (1 series, 0 change points, 1 time-base change)\n"
+                                      "time-base change in 1 throughput series",
+                                  0),
+            0u)
+      << trend_out.str();
+  EXPECT_NE(Bytes(trend.output).find(">time base</text>"), std::string::npos);
 }
 
 TEST_F(HistoryCommandsTest, BadFiguresAndDetectionOptionsAreBadInput) {

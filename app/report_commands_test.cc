@@ -4,10 +4,10 @@
 
 #include <sstream>
 
-#include "reports/golden_test_support.h"
 #include "reports/reporter.h"
 #include "reports/reports.h"
 #include "tests/scratch_dir.h"
+#include "tests/support/golden_test_support.h"
 
 namespace kvbench::app {
 namespace {

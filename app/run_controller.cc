@@ -29,6 +29,7 @@
 #include "common/atomic_file.h"
 #include "common/owned_dir.h"
 #include "runner/phase_op.h"
+#include "runner/ycsb/workload_file.h"
 
 namespace kvbench::app {
 
@@ -291,6 +292,29 @@ Status CheckEngineDataDirs(const runner::RunPlan& plan, const std::string& data_
   return Status::OK();
 }
 
+// Said once per run, in a terminal, where the first in-memory engine starts:
+// why its cold-cache rows are missing from the live lines.
+constexpr const char* kInMemoryColdNote =
+    "kvbench: note: cold-cache rows of in-memory engines (declared not durable) are not shown "
+    "here: they keep no files to evict, so cold means nothing for them; the report lists them "
+    "as n/a (in memory)";
+
+// The engine declares its data lives only in memory (the rule the reports
+// use: reports::InMemory).
+bool DeclaredInMemory(const results::EngineRun& engine) {
+  const auto it = engine.capabilities.find("durable");
+  return it != engine.capabilities.end() && !it->second;
+}
+
+bool HasColdPoint(const runner::Workload& w) {
+  for (const runner::PhaseSpec& p : w.phases) {
+    for (const runner::MatrixPoint& m : runner::ExpandMatrix(p)) {
+      if (m.cache == runner::CacheState::kCold) return true;
+    }
+  }
+  return false;
+}
+
 // The file's run, its phases and engines already planned.
 struct PlannedFile {
   std::string file;
@@ -302,7 +326,7 @@ struct PlannedFile {
 int RunPlanned(const runner::RunPlan& plan, const std::string& file, const RunArgs& args,
                results::RunResults* results_out) {
   Status s;
-  // A shard measures its units of the plan (runner/shard_plan.h).
+  // A shard measures its units of the plan (runner/shard/shard_plan.h).
   std::vector<bool> shard_rows;
   results::ShardInfo shard;
   if (args.shard) {
@@ -355,6 +379,7 @@ int RunPlanned(const runner::RunPlan& plan, const std::string& file, const RunAr
   results.complete = false;
   results.command_line = args.command_line;
   results.environment = runner::CaptureEnvironment(data_root);
+  runner::CalibrateClock(&results.environment);
   const runner::Workload& w = plan.workload;
   results.workload = {w.name, w.description, file, w.source, args.overrides.scale, plan.dataset};
   for (const auto& [k, v] : plan.values) results.workload.dataset["values." + k] = v;
@@ -372,6 +397,12 @@ int RunPlanned(const runner::RunPlan& plan, const std::string& file, const RunAr
   if (winsize ws{}; tty && ::ioctl(STDERR_FILENO, TIOCGWINSZ, &ws) == 0) {
     position.terminal_width = ws.ws_col;
   }
+  {
+    std::vector<std::string> names;
+    for (const results::EngineRun& e : plan.engines) names.push_back(e.name);
+    position.columns = runner::MeasureLiveColumns(w, names);
+  }
+  bool in_memory_note_due = tty && HasColdPoint(w);
   const std::string results_path = out + "/results.json";
   int rc = kExitOk;
   const size_t rows_per_engine = runner::RowsPerEngine(w);
@@ -398,6 +429,11 @@ int RunPlanned(const runner::RunPlan& plan, const std::string& file, const RunAr
     }
     if (!args.quiet) fmt::print(stderr, "kvbench: {}: running {}\n", w.name, engine.name);
     position.engine_index = static_cast<int>(engine_index);
+    position.in_memory = DeclaredInMemory(engine);
+    if (position.in_memory && in_memory_note_due) {
+      in_memory_note_due = false;
+      fmt::print(stderr, "{}\n", kInMemoryColdNote);
+    }
     RunEngine(plan, engine, data_root, tty, position, args, rows, &results);
     if (results.engines.back().status == "interrupted") {
       MarkNotRun(plan, engine.name, rows, &results);

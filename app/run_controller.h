@@ -12,7 +12,7 @@
 
 #include "results/results.h"
 #include "runner/run_plan.h"
-#include "runner/shard_plan.h"
+#include "runner/shard/shard_plan.h"
 
 namespace kvbench::app {
 
@@ -39,7 +39,7 @@ struct RunArgs {
   // (app/history_commands.h); "" = none.
   std::string history_store;
   std::string command_line;
-  // --shard K/N: only shard K's units of each plan (runner/shard_plan.h), with
+  // --shard K/N: only shard K's units of each plan (runner/shard/shard_plan.h), with
   // the setup they need; results.json records the shard.
   std::optional<runner::ShardSpec> shard;
   std::string costs;  // --costs FILE: an earlier run's results, for unit costs

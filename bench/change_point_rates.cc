@@ -1,5 +1,5 @@
 // Prints how often FindChangePoints finds a known step and how often it
-// reports a change in a flat series (results/change_point_acceptance.h), for
+// reports a change in a flat series (tests/support/change_point_acceptance.h), for
 // the series lengths, steps and noise given. bench/change_point_rates.sh runs
 // it with the acceptance: 1,000 series, a 10% step in 3% noise.
 //
@@ -8,7 +8,7 @@
 #include <cstdio>
 #include <cstdlib>
 
-#include "results/change_point_acceptance.h"
+#include "tests/support/change_point_acceptance.h"
 
 int main(int argc, char** argv) {
   using namespace kvbench::results;

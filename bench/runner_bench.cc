@@ -2,10 +2,17 @@
 //
 //   BM_ClockPairAndHistogramRecord  two CycleClock reads and a histogram
 //                                   record: the timing around every adapter call
-//   BM_NullEngineTimedLoop/<key kind>  the whole per-thread timed loop
-//                                   (PhaseWorker: key generation, stream digest,
-//                                   timing, histogram, counters) against the
-//                                   `null` engine, for sequential and urls keys
+//   BM_NullEngineTimedLoop/<key kind>  the per-thread timed loop (PhaseWorker)
+//                                   against the `null` engine, for sequential
+//                                   and urls keys: the wall span kvbench's
+//                                   ops/s divides by (manual time), with the
+//                                   operations prepared ahead (the default:
+//                                   loading the next one, two clock reads,
+//                                   the histogram and counters per operation)
+//   BM_NullEngineTimedLoop...Live    the same with each operation generated
+//                                   inside the loop (op_buffer_mib = 0: key
+//                                   generation and the stream digest inside
+//                                   the span, as before chunks)
 //   BM_NullEngineTimedLoop.../TimeSeries  the same with latency over time on
 //                                   (1 s intervals narrowed to 15.6 ms, so a
 //                                   1M-operation pass closes a few intervals):
@@ -41,7 +48,8 @@ void BM_ClockPairAndHistogramRecord(benchmark::State& state) {
 }
 BENCHMARK(BM_ClockPairAndHistogramRecord);
 
-void NullEngineTimedLoop(benchmark::State& state, const char* kind, bool time_series) {
+void NullEngineTimedLoop(benchmark::State& state, const char* kind, bool time_series,
+                         bool live = false) {
   constexpr uint64_t kOps = 1 << 20;
   datasets::DatasetSpec spec;
   spec.kind = kind;
@@ -68,19 +76,25 @@ void NullEngineTimedLoop(benchmark::State& state, const char* kind, bool time_se
   plan.present = kOps;
   plan.ops_per_thread = kOps;
   plan.adapter = adapter.get();
+  plan.buffer_bytes = live ? 0 : size_t{256} << 20;
   if (time_series) {
     plan.interval_max_ns = 1'000'000'000;
     plan.interval_min_ns = plan.interval_max_ns / kNarrowestIntervalDivisor;
   }
+  const CycleClock& clock = CycleClock::Get();
+  double span_ns = 0;
   for (auto _ : state) {
     PhaseWorker worker(plan, 0);
-    worker.Run(session.get(), CycleClock::Get().Now());
+    const uint64_t start = clock.Now();
+    worker.Run(session.get(), start);
     benchmark::DoNotOptimize(worker.result().digest);
+    // The span the run's ops/s divides by: chunks' generation left out.
+    const double ns = static_cast<double>(clock.ToNs(worker.end_ticks() - start));
+    span_ns += ns;
+    state.SetIterationTime(ns / 1e9);
   }
   state.SetItemsProcessed(state.iterations() * kOps);
-  state.counters["ns_per_op"] = benchmark::Counter(
-      static_cast<double>(state.iterations() * kOps),
-      benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+  state.counters["ns_per_op"] = span_ns / static_cast<double>(state.iterations() * kOps);
 }
 
 void BM_NullEngineTimedLoopSequential(benchmark::State& state) {
@@ -95,10 +109,18 @@ void BM_NullEngineTimedLoopUrls(benchmark::State& state) {
 void BM_NullEngineTimedLoopUrlsTimeSeries(benchmark::State& state) {
   NullEngineTimedLoop(state, "urls", true);
 }
-BENCHMARK(BM_NullEngineTimedLoopSequential)->Unit(benchmark::kMillisecond);
-BENCHMARK(BM_NullEngineTimedLoopSequentialTimeSeries)->Unit(benchmark::kMillisecond);
-BENCHMARK(BM_NullEngineTimedLoopUrls)->Unit(benchmark::kMillisecond);
-BENCHMARK(BM_NullEngineTimedLoopUrlsTimeSeries)->Unit(benchmark::kMillisecond);
+void BM_NullEngineTimedLoopSequentialLive(benchmark::State& state) {
+  NullEngineTimedLoop(state, "sequential", false, true);
+}
+void BM_NullEngineTimedLoopUrlsLive(benchmark::State& state) {
+  NullEngineTimedLoop(state, "urls", false, true);
+}
+BENCHMARK(BM_NullEngineTimedLoopSequential)->UseManualTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_NullEngineTimedLoopSequentialTimeSeries)->UseManualTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_NullEngineTimedLoopUrls)->UseManualTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_NullEngineTimedLoopUrlsTimeSeries)->UseManualTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_NullEngineTimedLoopSequentialLive)->UseManualTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_NullEngineTimedLoopUrlsLive)->UseManualTime()->Unit(benchmark::kMillisecond);
 
 }  // namespace
 }  // namespace kvbench::runner

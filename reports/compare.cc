@@ -200,6 +200,7 @@ Comparison CompareResults(const RunResults& a, const RunResults& b, const Compar
       row.throughput.b = *fb.ops_per_sec;
       if (fa.p99_us && fb.p99_us && fa.p99_us->median > 0 && fb.p99_us->median > 0) {
         row.p99 = ComparedFigure{*fa.p99_us, *fb.p99_us};
+        row.p99_block_ops = std::max(fa.block_ops, fb.block_ops);
       }
       c.rows.push_back(std::move(row));
     }
@@ -349,7 +350,10 @@ std::string RenderComparison(const Comparison& c, const RunResults& a, const Run
         "| phase | op | engine | matrix point | A ops/s | A CI | B ops/s | B CI | B/A | p | "
         "A p99 µs | B p99 µs | B/A | verdict |\n";
     out += "|---|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n";
+    uint64_t block_ops = 0;  // the largest block of a row whose p99 is of block means
     for (const ComparedRow& row : c.rows) {
+      block_ops = std::max(block_ops, row.p99_block_ops);
+      const std::string block = row.p99_block_ops > 0 ? " (block means)" : "";
       out += fmt::format(
           "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {:.3f} | {} | {} | {} | {} |\n",
           MarkdownEscape(row.phase), MarkdownEscape(row.op), MarkdownEscape(row.engine),
@@ -357,11 +361,12 @@ std::string RenderComparison(const Comparison& c, const RunResults& a, const Run
           FormatRate(row.throughput.a.median), CiCell(row.throughput.a, FormatRate),
           FormatRate(row.throughput.b.median), CiCell(row.throughput.b, FormatRate),
           RatioCell(row.throughput), row.throughput.p_value,
-          row.p99 ? FormatMicros(row.p99->a.median) : kUnmeasured,
-          row.p99 ? FormatMicros(row.p99->b.median) : kUnmeasured,
+          row.p99 ? FormatMicros(row.p99->a.median) + block : kUnmeasured,
+          row.p99 ? FormatMicros(row.p99->b.median) + block : kUnmeasured,
           row.p99 ? RatioCell(*row.p99) : kUnmeasured, RowVerdict(row));
     }
     out += "\n";
+    if (block_ops > 0) out += MarkdownEscape(BlockMeansNote(block_ops)) + "\n\n";
   }
   auto list = [&out](const char* title, const std::vector<std::string>& items) {
     if (items.empty()) return;

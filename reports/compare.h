@@ -75,6 +75,8 @@ struct ComparedRow {
   std::string point_label;  // "" when the phase has one matrix point
   ComparedFigure throughput;
   std::optional<ComparedFigure> p99;  // empty when a side has no latency or A's is 0
+  // > 0: a side's p99 is of block means (Figures::block_ops), the larger block.
+  uint64_t p99_block_ops = 0;
   bool regression = false;
 };
 

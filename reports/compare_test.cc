@@ -6,10 +6,10 @@
 #include <map>
 #include <sstream>
 
-#include "reports/golden_test_support.h"
 #include "app/report_commands.h"
 #include "results/results_json.h"
 #include "tests/scratch_dir.h"
+#include "tests/support/golden_test_support.h"
 
 namespace kvbench::reports {
 namespace {

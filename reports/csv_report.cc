@@ -44,6 +44,9 @@ constexpr const char* kColumns[] = {
     // rate_base says which of the two ops_per_sec divides by (engine_calls
     // only for rows read from a schema-4 file).
     "wall_seconds", "engine_seconds", "harness_share", "rate_base",
+    // Non-empty where the latency columns are of block means (record
+    // phases): the largest number of operations timed together in a block.
+    "latency_block_ops",
     // Last: free text.
     "reason"};
 
@@ -78,7 +81,7 @@ std::string Row(const results::PhaseRun& run, const Figures& f) {
       Median(f.cache_resident_after_eviction_pct), Median(f.seconds), Median(f.engine_seconds),
       Median(f.harness_share),
       f.rate_over_engine_calls ? "engine_calls" : (f.ops_per_sec ? "wall_span" : ""),
-      run.reason};
+      f.block_ops > 0 ? std::to_string(f.block_ops) : "", run.reason};
   // Cells of free or user-given text (names from the workload file, reasons
   // from engines); every other cell is a number, a digest or a fixed word,
   // and a number's leading '-' must stay a minus sign.

@@ -1,7 +1,7 @@
 #include <gtest/gtest.h>
 
-#include "reports/golden_test_support.h"
 #include "reports/reporter.h"
+#include "tests/support/golden_test_support.h"
 
 namespace kvbench::reports {
 namespace {

@@ -2,11 +2,11 @@
 // KVBENCH_UPDATE_GOLDEN=1 rewrites the golden files (see reports/README.md).
 #include <sstream>
 
-#include "reports/compare.h"
-#include "reports/golden_test_support.h"
 #include "app/report_commands.h"
+#include "reports/compare.h"
 #include "reports/reporter.h"
 #include "reports/reports.h"
+#include "tests/support/golden_test_support.h"
 
 namespace kvbench::reports {
 namespace {

@@ -2,6 +2,9 @@
 
 #include <fmt/format.h>
 
+#include <map>
+#include <tuple>
+
 #include "reports/text_format.h"
 
 namespace kvbench::reports {
@@ -47,6 +50,86 @@ std::string ChangeContext(const results::Series& s, const results::SeriesChange&
   differs(s.key.engine + " ", a.library_version, b.library_version);
   differs("kernel ", a.kernel, b.kernel);
   differs("compiler ", a.compiler, b.compiler);
+  return out;
+}
+
+namespace {
+
+// The time a figure's base names, for people; "" for bases that name none.
+std::string TimeBaseNoun(const std::string& base) {
+  if (base == results::kTimeBaseWallSpan) return "the wall span";
+  if (base == results::kTimeBaseEngineCalls) {
+    return "the time inside the engine's calls (results schema 4)";
+  }
+  return "";
+}
+
+// What the figures of `base` are, as a predicate: "divided by the wall span".
+std::string TimeBasePredicate(const std::string& figure, const std::string& base) {
+  const std::string noun = TimeBaseNoun(base);
+  if (!noun.empty()) return (figure == "seconds" ? "measured " : "divided by ") + noun;
+  if (base == results::kTimeBaseUnknown) {
+    return "were stored before the history recorded time bases (the wall span, or the time "
+           "inside the engine's calls for results schema 4)";
+  }
+  if (base == results::kTimeBaseMixed) return "mixed time bases across their repetitions";
+  return "had no time base";
+}
+
+}  // namespace
+
+std::string TimeBaseChangeSentence(const results::Series& s, const results::TimeBaseChange& t) {
+  const std::string& figure = s.key.figure;
+  std::string after = TimeBasePredicate(figure, t.after);
+  // "...divided by X; after it by Y" when both sides name their time.
+  if (!TimeBaseNoun(t.before).empty() && !TimeBaseNoun(t.after).empty()) {
+    after = (figure == "seconds" ? "" : "by ") + TimeBaseNoun(t.after);
+  }
+  return fmt::format(
+      "Time-base change between run {} ({}) and run {} ({}): figures before this point {}; "
+      "after it {}. A step here is the measurement's definition changing, not the engine: "
+      "change points are looked for on each side apart, never across it.",
+      t.index, PointRun(s.points[t.index - 1]), t.index + 1, PointRun(s.points[t.index]),
+      TimeBasePredicate(figure, t.before), after);
+}
+
+std::string RenderTimeBaseChanges(const std::vector<results::Series>& series, size_t last_runs) {
+  // One paragraph per (runs on both sides, bases, figure): a store's every
+  // throughput series changes base between the same two runs.
+  using Key = std::tuple<std::string, std::string, std::string, std::string, std::string>;
+  std::map<Key, std::vector<std::pair<size_t, size_t>>> groups;  // -> (series, change)
+  std::vector<Key> order;
+  for (size_t si = 0; si < series.size(); ++si) {
+    const results::Series& s = series[si];
+    for (size_t ti = 0; ti < s.time_base_changes.size(); ++ti) {
+      const results::TimeBaseChange& t = s.time_base_changes[ti];
+      if (last_runs > 0 && t.index + last_runs < s.points.size()) continue;
+      const Key key{s.points[t.index - 1].run_id, s.points[t.index].run_id, t.before, t.after,
+                    s.key.figure};
+      auto [it, fresh] = groups.try_emplace(key);
+      if (fresh) order.push_back(key);
+      it->second.emplace_back(si, ti);
+    }
+  }
+  std::string out;
+  for (const Key& key : order) {
+    const std::vector<std::pair<size_t, size_t>>& members = groups[key];
+    const auto& [first_series, first_change] = members.front();
+    const results::Series& s = series[first_series];
+    const results::TimeBaseChange& t = s.time_base_changes[first_change];
+    // The run numbers differ between series; the runs themselves do not.
+    std::string sentence = TimeBaseChangeSentence(s, t);
+    sentence = sentence.substr(sentence.find(": ") + 2);
+    std::string names;
+    for (size_t m = 0; m < members.size() && m < 3; ++m) {
+      names += (m ? ", " : "") + SeriesLabel(series[members[m].first].key);
+    }
+    if (members.size() > 3) names += fmt::format(" and {} more", members.size() - 3);
+    const results::FigureKind* kind = results::FindFigureKind(s.key.figure);
+    out += fmt::format("time-base change in {} {} series ({}) between {} and {}:\n    {}\n",
+                       members.size(), kind != nullptr ? kind->label : s.key.figure.c_str(), names,
+                       PointRun(s.points[t.index - 1]), PointRun(s.points[t.index]), sentence);
+  }
   return out;
 }
 
@@ -96,6 +179,7 @@ std::string RenderCheckReport(const results::CheckOutcome& outcome,
   for (const results::Regression& r : outcome.smaller) {
     out += Finding("slower, within the threshold", r, series);
   }
+  out += RenderTimeBaseChanges(series, last_runs);
   out += fmt::format(
       "{} series checked over their newest {} runs: {} significant slowdown{} larger than {}%{}\n",
       outcome.series_checked, last_runs, outcome.regressions.size(),

@@ -25,11 +25,24 @@ std::string PointRun(const results::FigurePoint& p);
 // 6.1.0 -> 6.5.0". "" when nothing else differs.
 std::string ChangeContext(const results::Series& series, const results::SeriesChange& change);
 
+// Why a series is in segments at `change`: "Time-base change between run 4
+// (...) and run 5 (...): figures before this point divided by the time
+// inside the engine's calls (results schema 4); after it by the wall span.
+// ..." (what each side's figures are, and that no change point is looked
+// for across it).
+std::string TimeBaseChangeSentence(const results::Series& series,
+                                   const results::TimeBaseChange& change);
+// The time-base changes of `series` as terminal text: one paragraph per
+// change of base between the same two runs (naming its series), the newest
+// `last_runs` runs' only when last_runs > 0; "" when there are none.
+std::string RenderTimeBaseChanges(const std::vector<results::Series>& series, size_t last_runs);
+
 // One line per run, oldest first, with a header; a sentence when none.
 std::string RenderRunList(const std::vector<results::StoredRunInfo>& runs);
 
 // The verdict of `kvbench history check`: one paragraph per regression
-// (and per smaller slowdown), then a summary line.
+// (and per smaller slowdown), the time-base changes among the newest
+// `last_runs` runs, then a summary line.
 std::string RenderCheckReport(const results::CheckOutcome& outcome,
                               const std::vector<results::Series>& series, size_t last_runs,
                               double fail_pct);

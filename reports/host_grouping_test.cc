@@ -5,10 +5,10 @@
 
 #include <set>
 
-#include "reports/golden_test_support.h"
 #include "reports/reporter.h"
 #include "reports/reports.h"
 #include "reports/verdict.h"
+#include "tests/support/golden_test_support.h"
 
 namespace kvbench::reports {
 namespace {

@@ -32,8 +32,79 @@ std::optional<double> MedianOf(const std::optional<results::Spread>& s) {
   return s ? std::optional<double>(s->median) : std::nullopt;
 }
 
-const std::string& Colour(const std::vector<std::string>& engines, const std::string& engine) {
-  return svg::PaletteColour(EngineIndex(engines, engine));
+// The engine's place in the run's engine list, not in one chart's series:
+// the same colour in every chart of the run.
+const std::string& Colour(const ChartEngines& engines, const std::string& engine) {
+  return svg::PaletteColour(EngineIndex(engines.order, engine));
+}
+
+const std::string& FamilyOf(const ChartEngines& engines, const std::string& engine) {
+  static const std::string kOther = "other";
+  const size_t i = EngineIndex(engines.order, engine);
+  return i < engines.families.size() ? engines.families[i] : kOther;
+}
+
+// One panel per family present among `engine_of` (the engine of each
+// series; a series' name when empty), or none when the chart has at most
+// kMaxEnginesPerChart engines or one family: it stays one chart. An explicit
+// legend keeps, per panel, its entries for the panel's engines and those that
+// name no engine (a key to the bars' styles).
+std::vector<svg::Panel> FamilyPanels(const std::vector<std::string>& engine_of,
+                                     const std::vector<svg::LegendEntry>& legend,
+                                     const ChartEngines& engines) {
+  std::vector<std::string> distinct;
+  for (const std::string& e : engine_of) {
+    if (std::find(distinct.begin(), distinct.end(), e) == distinct.end()) distinct.push_back(e);
+  }
+  if (distinct.size() <= kMaxEnginesPerChart) return {};
+  std::vector<svg::Panel> panels;
+  for (const char* family : kFamilies) {
+    svg::Panel panel;
+    std::set<std::string> members;
+    for (size_t i = 0; i < engine_of.size(); ++i) {
+      if (FamilyOf(engines, engine_of[i]) != family) continue;
+      panel.series.push_back(i);
+      members.insert(engine_of[i]);
+    }
+    if (panel.series.empty()) continue;
+    panel.label = fmt::format("{} ({} {})", family, members.size(),
+                              members.size() == 1 ? "engine" : "engines");
+    for (const svg::LegendEntry& entry : legend) {
+      const bool names_engine =
+          std::find(distinct.begin(), distinct.end(), entry.label) != distinct.end();
+      if (!names_engine || members.contains(entry.label)) panel.legend.push_back(entry);
+    }
+    panels.push_back(std::move(panel));
+  }
+  if (panels.size() < 2) return {};
+  return panels;
+}
+
+std::string Render(const svg::BarChart& chart, const ChartEngines& engines,
+                   std::vector<std::string> engine_of = {}) {
+  if (engine_of.empty()) {
+    for (const svg::BarSeries& s : chart.series) engine_of.push_back(s.name);
+  }
+  const std::vector<svg::Panel> panels = FamilyPanels(engine_of, chart.legend, engines);
+  return panels.empty() ? svg::RenderBarChart(chart) : svg::RenderBarPanels(chart, panels);
+}
+
+std::string Render(const svg::LineChart& chart, const ChartEngines& engines) {
+  std::vector<std::string> engine_of;
+  for (const svg::LineSeries& s : chart.series) {
+    if (!s.points.empty()) engine_of.push_back(s.name);
+  }
+  std::vector<svg::Panel> panels = FamilyPanels(engine_of, {}, engines);
+  if (panels.empty()) return svg::RenderLineChart(chart);
+  // engine_of skipped the empty series: panels index the chart's series.
+  std::vector<size_t> index;
+  for (size_t i = 0; i < chart.series.size(); ++i) {
+    if (!chart.series[i].points.empty()) index.push_back(i);
+  }
+  for (svg::Panel& p : panels) {
+    for (size_t& i : p.series) i = index[i];
+  }
+  return svg::RenderLinePanels(chart, panels);
 }
 
 // The points of a phase whose throughput says something: the unthrottled ones
@@ -68,11 +139,11 @@ struct Group {
 // One bar per engine per group (its median, with the median's confidence
 // interval as an error bar), engines that have no bar anywhere left out.
 svg::BarChart BarsOf(
-    const std::vector<Group>& groups, const std::vector<std::string>& engines,
+    const std::vector<Group>& groups, const ChartEngines& engines,
     const std::function<std::optional<results::Spread>(const PhaseRun&)>& value) {
   svg::BarChart chart;
   for (const Group& g : groups) chart.groups.push_back(g.label);
-  for (const std::string& engine : engines) {
+  for (const std::string& engine : engines.order) {
     svg::BarSeries series{engine, Colour(engines, engine), false, {}, {}};
     bool any = false;
     for (const Group& g : groups) {
@@ -93,7 +164,7 @@ std::optional<results::Spread> Throughput(const PhaseRun& run) {
 }
 
 void AddThroughputCharts(const std::vector<PhaseView>& phases,
-                         const std::vector<std::string>& engines, std::vector<ChartFigure>* out) {
+                         const ChartEngines& engines, std::vector<ChartFigure>* out) {
   std::vector<std::vector<Group>> per_phase;
   size_t total = 0;
   for (const PhaseView& phase : phases) {
@@ -123,7 +194,7 @@ void AddThroughputCharts(const std::vector<PhaseView>& phases,
                               ? fmt::format("Throughput of phase {} per engine", phases[i].name)
                               : "Throughput per phase and engine";
     caption += " (median ops/s; unthrottled points; higher is better).";
-    if (std::string svg = svg::RenderBarChart(chart); !svg.empty()) {
+    if (std::string svg = Render(chart, engines); !svg.empty()) {
       out->push_back({"throughput", caption, std::move(svg)});
     }
   }
@@ -137,7 +208,7 @@ const PhaseRun* LastRunOf(const PhaseView& phase, const std::string& engine) {
   return nullptr;
 }
 
-void AddFileSizeChart(const std::vector<PhaseView>& phases, const std::vector<std::string>& engines,
+void AddFileSizeChart(const std::vector<PhaseView>& phases, const ChartEngines& engines,
                       std::vector<ChartFigure>* out) {
   // Phases after which some engine's apparent size changed: the rest repeat.
   std::vector<const PhaseView*> shown;
@@ -145,7 +216,7 @@ void AddFileSizeChart(const std::vector<PhaseView>& phases, const std::vector<st
   double max_bytes = 0;
   for (const PhaseView& phase : phases) {
     bool changed = false;
-    for (const std::string& engine : engines) {
+    for (const std::string& engine : engines.order) {
       const PhaseRun* run = LastRunOf(phase, engine);
       if (run == nullptr) continue;
       const Figures f = FiguresOf(*run);
@@ -168,7 +239,8 @@ void AddFileSizeChart(const std::vector<PhaseView>& phases, const std::vector<st
   chart.y_label = fmt::format("size on disk ({})", kUnits[unit]);
   chart.value_unit = kUnits[unit];
   for (const PhaseView* phase : shown) chart.groups.push_back("after " + phase->name);
-  for (const std::string& engine : engines) {
+  std::vector<std::string> engine_of;  // of each series: two per engine
+  for (const std::string& engine : engines.order) {
     svg::BarSeries apparent{engine + " apparent", Colour(engines, engine), false, {}};
     svg::BarSeries allocated{engine + " allocated", Colour(engines, engine), true, {}};
     bool any = false;
@@ -186,10 +258,11 @@ void AddFileSizeChart(const std::vector<PhaseView>& phases, const std::vector<st
     chart.legend.push_back({engine, apparent.colour, false, false});
     chart.series.push_back(std::move(apparent));
     chart.series.push_back(std::move(allocated));
+    engine_of.insert(engine_of.end(), 2, engine);
   }
   chart.legend.push_back({"apparent size: solid", "#777777", false, false});
   chart.legend.push_back({"allocated blocks: pale", "#777777", true, false});
-  if (std::string svg = svg::RenderBarChart(chart); !svg.empty()) {
+  if (std::string svg = Render(chart, engines, engine_of); !svg.empty()) {
     out->push_back({"file-size",
                     "File size on disk per engine after each phase that changed it: apparent "
                     "size (solid) and allocated blocks (pale). Engines that keep no files are "
@@ -198,7 +271,7 @@ void AddFileSizeChart(const std::vector<PhaseView>& phases, const std::vector<st
   }
 }
 
-void AddColdHotChart(const std::vector<PhaseView>& phases, const std::vector<std::string>& engines,
+void AddColdHotChart(const std::vector<PhaseView>& phases, const ChartEngines& engines,
                      std::vector<ChartFigure>* out) {
   std::vector<Group> groups;
   std::set<std::string> caches;
@@ -219,7 +292,7 @@ void AddColdHotChart(const std::vector<PhaseView>& phases, const std::vector<std
   chart.title = "Cold vs hot cache";
   chart.y_label = "throughput (ops/s)";
   chart.value_unit = "ops/s";
-  if (std::string svg = svg::RenderBarChart(chart); !svg.empty()) {
+  if (std::string svg = Render(chart, engines); !svg.empty()) {
     out->push_back({"cold-hot",
                     "Cold vs hot page cache: throughput of the phases run with the engine's "
                     "files evicted (cold) and cached (hot), side by side (median ops/s).",
@@ -232,15 +305,17 @@ std::string PointCaption(const MatrixPoint& p) {
   return label.empty() ? "" : " (" + label + ")";
 }
 
-void AddLatencyCharts(const PhaseView& phase, const std::vector<std::string>& engines,
+void AddLatencyCharts(const PhaseView& phase, const ChartEngines& engines,
                       std::vector<ChartFigure>* out) {
   for (const PointRuns* p : UnthrottledPoints(phase)) {
     svg::BarChart chart;
-    chart.title = "Latency percentiles of " + phase.name;
+    // Record phases: the percentiles are of block means, said on the chart.
+    const uint64_t block_ops = LatencyBlockOps(phase);
+    chart.title = "Latency percentiles of " + phase.name + (block_ops > 0 ? " (block means)" : "");
     chart.groups = {"p50", "p90", "p99", "p99.9"};
-    chart.y_label = "latency (µs)";
+    chart.y_label = block_ops > 0 ? "latency of block means (µs)" : "latency (µs)";
     chart.value_unit = "µs";
-    for (const std::string& engine : engines) {
+    for (const std::string& engine : engines.order) {
       const PhaseRun* run = RunOf(*p, engine);
       if (run == nullptr) continue;
       const Figures f = FiguresOf(*run);
@@ -253,10 +328,11 @@ void AddLatencyCharts(const PhaseView& phase, const std::vector<std::string>& en
       }
       chart.series.push_back(std::move(series));
     }
-    if (std::string svg = svg::RenderBarChart(chart); !svg.empty()) {
+    if (std::string svg = Render(chart, engines); !svg.empty()) {
       out->push_back({"latency",
                       "Latency percentiles of phase " + phase.name + PointCaption(p->point) +
-                          " per engine (median over repetitions; lower is better).",
+                          " per engine (median over repetitions; lower is better)." +
+                          (block_ops > 0 ? " " + BlockMeansNote(block_ops) : ""),
                       std::move(svg)});
     }
   }
@@ -280,7 +356,7 @@ std::vector<std::vector<const PointRuns*>> SplitBy(const PhaseView& phase, Key k
   return charts;
 }
 
-void AddLatencyVsThroughputCharts(const PhaseView& phase, const std::vector<std::string>& engines,
+void AddLatencyVsThroughputCharts(const PhaseView& phase, const ChartEngines& engines,
                                   std::vector<ChartFigure>* out) {
   if (phase.targets.size() < 2) return;
   // Points of different hosts never share a line: they are not comparable.
@@ -294,12 +370,13 @@ void AddLatencyVsThroughputCharts(const PhaseView& phase, const std::vector<std:
       return ta < tb;
     });
     svg::LineChart chart;
-    chart.title = "p99 latency vs throughput of " + phase.name;
+    const bool block_means = LatencyBlockOps(phase) > 0;
+    chart.title = "p99 latency vs throughput of " + phase.name + (block_means ? " (block means)" : "");
     chart.x_label = "achieved throughput (ops/s)";
-    chart.y_label = "p99 latency (µs)";
+    chart.y_label = block_means ? "p99 of block means (µs)" : "p99 latency (µs)";
     chart.x_unit = "ops/s";
     chart.y_unit = "µs p99";
-    for (const std::string& engine : engines) {
+    for (const std::string& engine : engines.order) {
       svg::LineSeries series{engine, Colour(engines, engine), {}};
       for (const PointRuns* p : points) {
         const PhaseRun* run = RunOf(*p, engine);
@@ -316,7 +393,7 @@ void AddLatencyVsThroughputCharts(const PhaseView& phase, const std::vector<std:
     MatrixPoint shared = points.front()->point;
     const std::string where =
         PointLabel(shared, {true, false, !shared.cache.empty(), !shared.host.empty()});
-    if (std::string svg = svg::RenderLineChart(chart); !svg.empty()) {
+    if (std::string svg = Render(chart, engines); !svg.empty()) {
       out->push_back({"latency-vs-throughput",
                       "p99 latency vs achieved throughput of phase " + phase.name + " (" + where +
                           "), one point per target rate, unthrottled last (medians).",
@@ -325,7 +402,7 @@ void AddLatencyVsThroughputCharts(const PhaseView& phase, const std::vector<std:
   }
 }
 
-void AddThroughputVsThreadsCharts(const PhaseView& phase, const std::vector<std::string>& engines,
+void AddThroughputVsThreadsCharts(const PhaseView& phase, const ChartEngines& engines,
                                   std::vector<ChartFigure>* out) {
   if (phase.thread_counts.size() < 2) return;
   const bool has_unthrottled =
@@ -347,7 +424,7 @@ void AddThroughputVsThreadsCharts(const PhaseView& phase, const std::vector<std:
     chart.x_unit = "threads";
     chart.y_unit = "ops/s";
     chart.x_ticks = ticks;
-    for (const std::string& engine : engines) {
+    for (const std::string& engine : engines.order) {
       svg::LineSeries series{engine, Colour(engines, engine), {}};
       for (const PointRuns* p : points) {
         const PhaseRun* run = RunOf(*p, engine);
@@ -360,7 +437,7 @@ void AddThroughputVsThreadsCharts(const PhaseView& phase, const std::vector<std:
     }
     const std::string where =
         PointLabel(shared, {false, true, !shared.cache.empty(), !shared.host.empty()});
-    if (std::string svg = svg::RenderLineChart(chart); !svg.empty()) {
+    if (std::string svg = Render(chart, engines); !svg.empty()) {
       out->push_back(
           {"throughput-vs-threads",
            "Throughput vs threads of phase " + phase.name + " (" + where + "), median ops/s.",
@@ -385,7 +462,7 @@ const results::Repetition* MedianRepetitionWithSeries(const PhaseRun& run) {
 
 // Throughput and p99 of all operations against time, one line per engine,
 // so a stall (compaction, checkpoint) shows where it happened.
-void AddTimeSeriesCharts(const PhaseView& phase, const std::vector<std::string>& engines,
+void AddTimeSeriesCharts(const PhaseView& phase, const ChartEngines& engines,
                          std::vector<ChartFigure>* out) {
   // Every point of a small matrix; the unthrottled ones of a large one.
   std::vector<const PointRuns*> points;
@@ -405,7 +482,7 @@ void AddTimeSeriesCharts(const PhaseView& phase, const std::vector<std::string>&
     p99.y_label = "p99 latency (µs)";
     p99.y_unit = "µs p99";
     size_t longest = 0;
-    for (const std::string& engine : engines) {
+    for (const std::string& engine : engines.order) {
       const PhaseRun* run = RunOf(*p, engine);
       const results::Repetition* rep = run ? MedianRepetitionWithSeries(*run) : nullptr;
       if (rep == nullptr) continue;
@@ -431,13 +508,13 @@ void AddTimeSeriesCharts(const PhaseView& phase, const std::vector<std::string>&
     }
     rate.point_dots = p99.point_dots = longest <= 60;
     const std::string where = PointCaption(p->point);
-    if (std::string svg = svg::RenderLineChart(rate); !svg.empty()) {
+    if (std::string svg = Render(rate, engines); !svg.empty()) {
       out->push_back({"throughput-over-time",
                       "Throughput over time of phase " + phase.name + where +
                           ", per interval of the median repetition (a dip is a stall).",
                       std::move(svg)});
     }
-    if (std::string svg = svg::RenderLineChart(p99); !svg.empty()) {
+    if (std::string svg = Render(p99, engines); !svg.empty()) {
       out->push_back({"p99-over-time",
                       "p99 latency over time of phase " + phase.name + where +
                           ", per interval of the median repetition (a spike is a stall).",
@@ -448,23 +525,63 @@ void AddTimeSeriesCharts(const PhaseView& phase, const std::vector<std::string>&
 
 }  // namespace
 
+std::string_view EngineFamily(std::string_view engine) {
+  static const std::map<std::string_view, std::string_view> kFamilyOf = {
+      {"sqlite", "B-trees"},          {"bdb-btree", "B-trees"},   {"tc-btree", "B-trees"},
+      {"kc-tree", "B-trees"},         {"lmdb", "B-trees"},        {"pbtree", "B-trees"},
+      {"tkrzw-tree", "B-trees"},      {"wiredtiger-btree", "B-trees"},
+      {"leveldb", "LSM trees"},       {"rocksdb", "LSM trees"},   {"wiredtiger-lsm", "LSM trees"},
+      {"bdb-hash", "hash tables"},    {"tc-hash", "hash tables"}, {"kc-hash", "hash tables"},
+      {"tkrzw-hash", "hash tables"},  {"gdbm", "hash tables"},
+      {"stdmap", "in memory"},        {"native", "in memory"},    {"whitedb", "in memory"},
+      {"redis", "servers"},
+      // tkrzw-skip (a sorted file rewritten at commit) and null (no engine) are
+      // none of these: "other", like every plugin.
+  };
+  const auto it = kFamilyOf.find(engine.substr(0, engine.find('@')));
+  return it == kFamilyOf.end() ? std::string_view("other") : it->second;
+}
+
+ChartEngines ChartEnginesOf(const results::RunResults& results) {
+  ChartEngines e;
+  e.order = EngineOrder(results);
+  for (const std::string& name : e.order) e.families.emplace_back(EngineFamily(name));
+  return e;
+}
+
+namespace {
+
+// Split charts say so in their caption.
+std::vector<ChartFigure> NoteSplits(std::vector<ChartFigure> figures) {
+  for (ChartFigure& f : figures) {
+    if (f.svg.starts_with("<svg class=\"panel\"")) {
+      f.caption += fmt::format(
+          " More than {} engines: one panel per engine family, all on one scale; each engine "
+          "keeps its colour.",
+          kMaxEnginesPerChart);
+    }
+  }
+  return figures;
+}
+
+}  // namespace
+
 std::vector<ChartFigure> RunCharts(const std::vector<PhaseView>& phases,
-                                   const std::vector<std::string>& engines) {
+                                   const ChartEngines& engines) {
   std::vector<ChartFigure> out;
   AddThroughputCharts(phases, engines, &out);
   AddFileSizeChart(phases, engines, &out);
   AddColdHotChart(phases, engines, &out);
-  return out;
+  return NoteSplits(std::move(out));
 }
 
-std::vector<ChartFigure> PhaseCharts(const PhaseView& phase,
-                                     const std::vector<std::string>& engines) {
+std::vector<ChartFigure> PhaseCharts(const PhaseView& phase, const ChartEngines& engines) {
   std::vector<ChartFigure> out;
   AddLatencyCharts(phase, engines, &out);
   AddLatencyVsThroughputCharts(phase, engines, &out);
   AddThroughputVsThreadsCharts(phase, engines, &out);
   AddTimeSeriesCharts(phase, engines, &out);
-  return out;
+  return NoteSplits(std::move(out));
 }
 
 }  // namespace kvbench::reports

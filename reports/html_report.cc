@@ -96,7 +96,7 @@ class HtmlReporter final : public Reporter {
     const results::WorkloadInfo& w = results.workload;
     const std::string title =
         "kvbench report: " + (w.name.empty() ? std::string("(unnamed workload)") : w.name);
-    const std::vector<std::string> engines = EngineOrder(results);
+    const ChartEngines engines = ChartEnginesOf(results);
     const std::vector<PhaseView> phases = GroupByPhase(results);
     const std::vector<PhaseSection> sections = BuildPhaseSections(results);
     FigureWriter figures;

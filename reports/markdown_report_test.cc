@@ -2,9 +2,9 @@
 
 #include <functional>
 
-#include "reports/golden_test_support.h"
 #include "reports/reporter.h"
 #include "reports/run_facts.h"
+#include "tests/support/golden_test_support.h"
 
 namespace kvbench::reports {
 namespace {

@@ -317,6 +317,8 @@ std::vector<PhaseSection> BuildPhaseSections(const results::RunResults& results)
           "from the intended start, so this lateness is inside them.";
     }
     if (columns.open) s.note += " reopen = time to reopen the engine, measured on its own.";
+    const uint64_t block_ops = LatencyBlockOps(phase);
+    if (block_ops > 0) s.note += " " + BlockMeansNote(block_ops);
 
     Table& t = s.engines;
     AddMatrixHeader(phase.varying, &t);
@@ -332,14 +334,16 @@ std::vector<PhaseSection> BuildPhaseSections(const results::RunResults& results)
       if (header[i] == "after eviction" && !columns.evicted) continue;
       if (header[i] == "pacing p99 µs" && !columns.lateness) continue;
       if (header[i] == "reopen" && !columns.open) continue;
-      t.header.push_back(header[i]);
+      const bool latency = header[i] == "p50 µs" || header[i] == "p99 µs" || header[i] == "p99.9 µs";
+      t.header.push_back(block_ops > 0 && latency ? header[i] + " (block means)" : header[i]);
       t.numeric.push_back(numeric[i]);
     }
     if (mixed) {
       AddMatrixHeader(phase.varying, &s.per_op);
       for (const char* h : {"engine", "op", "ops", "ops/s", "p50 µs", "p90 µs", "p99 µs",
                             "p99.9 µs", "found", "not found"}) {
-        s.per_op.header.push_back(h);
+        const bool latency = std::string_view(h).find("µs") != std::string_view::npos;
+        s.per_op.header.push_back(block_ops > 0 && latency ? std::string(h) + " (block means)" : h);
         s.per_op.numeric.push_back(std::string(h) != "engine" && std::string(h) != "op");
       }
     }

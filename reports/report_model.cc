@@ -181,6 +181,9 @@ Figures FiguresOf(const PhaseRun& run, std::string_view op) {
     if (!r.pacing_lateness) return std::nullopt;
     return static_cast<double>(r.pacing_lateness->p99_ns) / 1000;
   });
+  for (const Repetition& r : run.repetitions) {
+    if (const OpFigures* o = FindOp(r, op)) f.block_ops = std::max(f.block_ops, o->latency.block_ops);
+  }
   f.sizes_after_sync = !run.repetitions.empty();
   for (const Repetition& r : run.repetitions) f.sizes_after_sync &= r.sizes_after_sync;
   f.cache_resident_before_pct =
@@ -208,6 +211,22 @@ std::string HarnessShareText(const Figures& f, std::string_view unmeasured) {
   const double v = 100 * f.harness_share->median;
   const std::string pct = v >= 1 ? fmt::format("{:.0f}%", v) : fmt::format("{:.1f}%", v);
   return ClientBound(f) ? pct + " (client-bound)" : pct;
+}
+
+uint64_t LatencyBlockOps(const PhaseView& phase) {
+  uint64_t block = 0;
+  for (const PointRuns& pr : phase.points) {
+    for (const PhaseRun* run : pr.runs) block = std::max(block, FiguresOf(*run).block_ops);
+  }
+  return block;
+}
+
+std::string BlockMeansNote(uint64_t block_ops) {
+  return fmt::format(
+      "Latencies of block means: record phases time blocks of up to {} operations under one "
+      "pair of clock reads, so their p50, p99 and max are of the blocks' mean latencies, not of "
+      "single operations (a slow operation is averaged with its block).",
+      FormatCount(static_cast<double>(block_ops)));
 }
 
 bool InMemory(const results::RunResults& results, std::string_view engine) {

@@ -95,6 +95,10 @@ struct Figures {
   std::optional<results::Spread> cache_resident_before_pct, cache_resident_after_pct;
   std::optional<results::Spread> open_seconds, cache_resident_after_eviction_pct;
   std::optional<results::Spread> pacing_lateness_p99_us;  // under a target rate
+  // > 0: the latency figures (p50 ... max) are of block means, not of single
+  // operations: the largest block of any repetition
+  // (results::LatencySummary::block_ops). 0: one sample per operation.
+  uint64_t block_ops = 0;
   // Every repetition measured its sizes after the engine's Sync() (schema 2).
   bool sizes_after_sync = false;
   std::optional<results::Spread> found, not_found, rows, bytes_returned, errors;
@@ -116,6 +120,13 @@ inline constexpr const char* kClientBoundNote =
 // in-call time (schema 4) a note that says so; `unmeasured` when not
 // measured. ASCII but for `unmeasured`.
 std::string HarnessShareText(const Figures& f, std::string_view unmeasured = "–");
+
+// Record phases time blocks of operations under one pair of clock reads:
+// the largest block of any run of `phase` whose latencies are block means
+// (Figures::block_ops), 0 when every run's samples are single operations.
+uint64_t LatencyBlockOps(const PhaseView& phase);
+// Said wherever block-mean latencies are shown: what they are.
+std::string BlockMeansNote(uint64_t block_ops);
 
 // Engines whose data lives only in memory (declared not durable): cold cache
 // and file sizes mean nothing for them, so they are shown, not ranked.

@@ -39,6 +39,7 @@ std::string RenderSummaryTable(const results::RunResults& results) {
   columns.push_back({"status"});
 
   std::vector<std::vector<std::string>> rows;
+  uint64_t block_ops = 0;  // the largest block of a row whose latencies are block means
   for (const PhaseView& phase : phases) {
     for (const PointRuns& pr : phase.points) {
       for (const results::PhaseRun* run : pr.runs) {
@@ -51,8 +52,11 @@ std::string RenderSummaryTable(const results::RunResults& results) {
         if (v.host) row.push_back(pr.point.host);
         row.push_back(f.ops_per_sec ? FormatRate(f.ops_per_sec->median) : "-");
         row.push_back(HarnessShareText(f, "-"));  // ASCII: "-", not the reports' dash
-        row.push_back(f.p50_us ? FormatMicros(f.p50_us->median) : "-");
-        row.push_back(f.p99_us ? FormatMicros(f.p99_us->median) : "-");
+        // "*": of block means (record phases), said below the table.
+        const std::string block = f.block_ops > 0 ? "*" : "";
+        block_ops = std::max(block_ops, f.block_ops);
+        row.push_back(f.p50_us ? FormatMicros(f.p50_us->median) + block : "-");
+        row.push_back(f.p99_us ? FormatMicros(f.p99_us->median) + block : "-");
         row.push_back(run->status + (run->reason.empty() ? "" : ": " + run->reason));
         rows.push_back(std::move(row));
       }
@@ -80,6 +84,7 @@ std::string RenderSummaryTable(const results::RunResults& results) {
   for (const Column& c : columns) header.push_back(c.header);
   std::string out = line(header);
   for (const auto& row : rows) out += line(row);
+  if (block_ops > 0) out += "* " + BlockMeansNote(block_ops) + "\n";
   return out;
 }
 

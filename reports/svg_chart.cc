@@ -15,6 +15,9 @@ constexpr double kWidth = 880;
 constexpr double kPlotLeft = 78;
 constexpr double kPlotRight = kWidth - 18;
 constexpr double kPlotHeight = 270;
+// A panel of small multiples is shorter: several stack in one figure.
+constexpr double kPanelPlotHeight = 170;
+constexpr double kPanelLabelHeight = 20;  // the panel's heading above its legend
 constexpr double kCharWidth = 6.8;  // average width of a 12px sans-serif character
 constexpr double kLogRatio = 100;   // values spanning this factor get a log axis
 
@@ -46,9 +49,10 @@ struct Legend {
   double height = 0;
 };
 
-Legend DrawLegend(const std::vector<LegendEntry>& entries) {
+// The legend's rows start at `y0` (below a panel's heading).
+Legend DrawLegend(const std::vector<LegendEntry>& entries, double y0 = 0) {
   Legend legend;
-  double x = kPlotLeft, y = 14;
+  double x = kPlotLeft, y = y0 + 14;
   for (const LegendEntry& e : entries) {
     const double w = 18 + TextWidth(e.label) + 20;
     if (x + w > kPlotRight && x > kPlotLeft) {
@@ -71,7 +75,7 @@ Legend DrawLegend(const std::vector<LegendEntry>& entries) {
                               Num(y), HtmlEscape(e.label));
     x += w;
   }
-  legend.height = entries.empty() ? 0 : y + 12;
+  legend.height = entries.empty() ? y0 : y + 12;
   return legend;
 }
 
@@ -85,11 +89,11 @@ std::string AxisTitle(const std::string& label, bool log) {
 }
 
 // Horizontal grid lines, y tick labels and the y axis title.
-std::string DrawYAxis(const Axis& axis, double top, const std::string& label) {
+std::string DrawYAxis(const Axis& axis, double top, double plot_height, const std::string& label) {
   std::string s;
-  const double bottom = top + kPlotHeight;
+  const double bottom = top + plot_height;
   for (double t : axis.ticks) {
-    const double y = bottom - axis.Fraction(t) * kPlotHeight;
+    const double y = bottom - axis.Fraction(t) * plot_height;
     s += fmt::format("<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"#e2e2e2\"/>",
                      Num(kPlotLeft), Num(y), Num(kPlotRight), Num(y));
     s += fmt::format("<text x=\"{}\" y=\"{}\" dy=\"0.35em\" text-anchor=\"end\">{}</text>",
@@ -97,7 +101,7 @@ std::string DrawYAxis(const Axis& axis, double top, const std::string& label) {
   }
   s += fmt::format(
       "<text transform=\"translate(16,{}) rotate(-90)\" text-anchor=\"middle\">{}</text>",
-      Num(top + kPlotHeight / 2), AxisTitle(label, axis.log));
+      Num(top + plot_height / 2), AxisTitle(label, axis.log));
   s += fmt::format("<line x1=\"{0}\" y1=\"{1}\" x2=\"{0}\" y2=\"{2}\" stroke=\"#555\"/>",
                    Num(kPlotLeft), Num(top), Num(bottom));
   s += fmt::format("<line x1=\"{0}\" y1=\"{2}\" x2=\"{1}\" y2=\"{2}\" stroke=\"#555\"/>",
@@ -105,12 +109,21 @@ std::string DrawYAxis(const Axis& axis, double top, const std::string& label) {
   return s;
 }
 
-std::string SvgOpen(double height, const std::string& title) {
-  return fmt::format(
-      "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 {0} {1}\" width=\"{0}\" "
+// A panel's <svg> has class "panel", its heading in the title and drawn at its top.
+std::string SvgOpen(double height, const std::string& title, const std::string& panel = "") {
+  std::string s = fmt::format(
+      "<svg{3} xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 {0} {1}\" width=\"{0}\" "
       "height=\"{1}\" role=\"img\" font-family=\"Helvetica, Arial, sans-serif\" "
       "font-size=\"12\" fill=\"#222\"><title>{2}</title>",
-      Num(kWidth), Num(height), HtmlEscape(title));
+      Num(kWidth), Num(height), HtmlEscape(panel.empty() ? title : title + ": " + panel),
+      panel.empty() ? "" : " class=\"panel\"");
+  if (!panel.empty()) {
+    s += fmt::format(
+        "<text class=\"panel-label\" x=\"{}\" y=\"14\" font-size=\"13\" "
+        "font-weight=\"bold\">{}</text>",
+        Num(kPlotLeft), HtmlEscape(panel));
+  }
+  return s;
 }
 
 std::string ValueText(double v, const std::string& unit) {
@@ -182,7 +195,17 @@ std::string TickLabel(double v) {
   return TrimZeros(FormatSignificant(v, 3));
 }
 
-std::string RenderBarChart(const BarChart& chart) {
+namespace {
+
+// How one <svg> of a chart is framed: a whole chart, or one panel of small
+// multiples (shorter, with a heading, its bar width shared with the others).
+struct Frame {
+  double plot_height = kPlotHeight;
+  std::string panel;  // the heading; empty: a whole chart
+  size_t slots = 0;   // bars per group the group's width is divided among; 0: the series'
+};
+
+std::vector<double> BarValues(const BarChart& chart) {
   std::vector<double> values;
   for (const BarSeries& s : chart.series) {
     for (const auto& v : s.values) {
@@ -192,16 +215,18 @@ std::string RenderBarChart(const BarChart& chart) {
       if (ci && ci->second > 0) values.push_back(ci->second);
     }
   }
-  if (values.empty() || chart.groups.empty()) return "";
-  const Axis axis = FitAxis(values, /*from_zero=*/true, /*allow_log=*/true);
+  return values;
+}
 
+std::string DrawBars(const BarChart& chart, const Axis& axis, const Frame& frame) {
   std::vector<LegendEntry> entries = chart.legend;
   if (entries.empty()) {
     for (const BarSeries& s : chart.series) entries.push_back({s.name, s.colour, s.light, false});
   }
-  const Legend legend = DrawLegend(entries);
+  const double plot_height = frame.plot_height;
+  const Legend legend = DrawLegend(entries, frame.panel.empty() ? 0 : kPanelLabelHeight);
   const double top = legend.height + 14;
-  const double bottom = top + kPlotHeight;
+  const double bottom = top + plot_height;
   const double group_width = (kPlotRight - kPlotLeft) / static_cast<double>(chart.groups.size());
   double longest = 0;
   for (const auto& g : chart.groups) longest = std::max(longest, TextWidth(g));
@@ -209,17 +234,19 @@ std::string RenderBarChart(const BarChart& chart) {
   const double label_room = rotate ? std::min(longest, 190.0) * 0.72 + 24 : 26;
   const double height = bottom + label_room + 6;
 
-  std::string s = SvgOpen(height, chart.title) + legend.svg + DrawYAxis(axis, top, chart.y_label);
-  const size_t n = std::max<size_t>(1, chart.series.size());
+  std::string s = SvgOpen(height, chart.title, frame.panel) + legend.svg +
+                  DrawYAxis(axis, top, plot_height, chart.y_label);
+  const size_t n = std::max<size_t>({1, chart.series.size(), frame.slots});
   const double bar_slot = std::min(group_width * 0.8 / static_cast<double>(n), 56.0);
   for (size_t g = 0; g < chart.groups.size(); ++g) {
     const double gx = kPlotLeft + group_width * static_cast<double>(g);
-    const double first = gx + (group_width - bar_slot * static_cast<double>(n)) / 2;
+    const double first =
+        gx + (group_width - bar_slot * static_cast<double>(chart.series.size())) / 2;
     for (size_t i = 0; i < chart.series.size(); ++i) {
       const BarSeries& series = chart.series[i];
       if (g >= series.values.size() || !series.values[g] || *series.values[g] <= 0) continue;
       const double v = *series.values[g];
-      const double h = std::max(1.0, std::clamp(axis.Fraction(v), 0.0, 1.0) * kPlotHeight);
+      const double h = std::max(1.0, std::clamp(axis.Fraction(v), 0.0, 1.0) * plot_height);
       const std::string colour = HtmlEscape(series.colour);
       s += fmt::format(
           "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"{}\"{}><title>{} · {}: "
@@ -233,8 +260,9 @@ std::string RenderBarChart(const BarChart& chart) {
       if (g < series.intervals.size() && series.intervals[g]) {
         // The interval as an error bar: a vertical line with short caps.
         const auto [lo, hi] = *series.intervals[g];
-        const double y_lo = bottom - std::clamp(axis.Fraction(std::max(lo, axis.lo)), 0.0, 1.0) * kPlotHeight;
-        const double y_hi = bottom - std::clamp(axis.Fraction(hi), 0.0, 1.0) * kPlotHeight;
+        const double y_lo =
+            bottom - std::clamp(axis.Fraction(std::max(lo, axis.lo)), 0.0, 1.0) * plot_height;
+        const double y_hi = bottom - std::clamp(axis.Fraction(hi), 0.0, 1.0) * plot_height;
         const double x = first + bar_slot * static_cast<double>(i) + bar_slot * 0.5;
         const double cap = std::max(2.0, bar_slot * 0.2);
         s += fmt::format(
@@ -260,7 +288,12 @@ std::string RenderBarChart(const BarChart& chart) {
   return s + "</svg>";
 }
 
-std::string RenderLineChart(const LineChart& chart) {
+struct LineAxes {
+  Axis x, y;
+};
+
+// std::nullopt when there is no point.
+std::optional<LineAxes> FitLineAxes(const LineChart& chart) {
   std::vector<double> xs, ys;
   for (const LineSeries& s : chart.series) {
     for (const LinePoint& p : s.points) {
@@ -272,24 +305,42 @@ std::string RenderLineChart(const LineChart& chart) {
       }
     }
   }
-  if (xs.empty()) return "";
-  Axis x_axis;
+  if (xs.empty()) return std::nullopt;
+  LineAxes axes;
   if (!chart.x_ticks.empty()) {
     const auto [lo, hi] = std::minmax_element(chart.x_ticks.begin(), chart.x_ticks.end());
-    x_axis.log = *lo > 0 && *hi / *lo >= 8;
-    x_axis.lo = *lo;
-    x_axis.hi = *hi > *lo ? *hi : *lo + 1;
-    x_axis.ticks = chart.x_ticks;
+    axes.x.log = *lo > 0 && *hi / *lo >= 8;
+    axes.x.lo = *lo;
+    axes.x.hi = *hi > *lo ? *hi : *lo + 1;
+    axes.x.ticks = chart.x_ticks;
   } else {
-    x_axis = FitAxis(xs, /*from_zero=*/true, chart.x_log_allowed);
+    axes.x = FitAxis(xs, /*from_zero=*/true, chart.x_log_allowed);
   }
-  const Axis y_axis = FitAxis(ys, chart.y_from_zero, chart.y_log_allowed);
+  axes.y = FitAxis(ys, chart.y_from_zero, chart.y_log_allowed);
+  return axes;
+}
 
-  std::vector<LegendEntry> entries;
-  for (const LineSeries& s : chart.series) entries.push_back({s.name, s.colour, false, true});
-  const Legend legend = DrawLegend(entries);
+// "sqlite: 1,200 to 4,800 ops/s": a line's tooltip names its series and the
+// range of its values (its points, when drawn, each value).
+std::string LineTitle(const LineSeries& series, const std::string& unit) {
+  double lo = INFINITY, hi = -INFINITY;
+  for (const LinePoint& p : series.points) {
+    lo = std::min(lo, p.y);
+    hi = std::max(hi, p.y);
+  }
+  if (!std::isfinite(lo)) return series.name;
+  if (lo == hi) return series.name + ": " + ValueText(lo, unit);
+  return series.name + ": " + ValueText(lo, "") + " to " + ValueText(hi, unit);
+}
+
+std::string DrawLines(const LineChart& chart, const std::vector<LegendEntry>& legend_entries,
+                      const LineAxes& axes, const Frame& frame) {
+  const Axis& x_axis = axes.x;
+  const Axis& y_axis = axes.y;
+  const double plot_height = frame.plot_height;
+  const Legend legend = DrawLegend(legend_entries, frame.panel.empty() ? 0 : kPanelLabelHeight);
   const double top = legend.height + 14;
-  const double bottom = top + kPlotHeight;
+  const double bottom = top + plot_height;
   const double height = bottom + 52;
   // Points sit inside the frame, not on it.
   const double inset = 14;
@@ -298,10 +349,11 @@ std::string RenderLineChart(const LineChart& chart) {
            std::clamp(x_axis.Fraction(x), 0.0, 1.0) * (kPlotRight - kPlotLeft - 2 * inset);
   };
   auto py = [&](double y) {
-    return bottom - std::clamp(y_axis.Fraction(y), 0.0, 1.0) * kPlotHeight;
+    return bottom - std::clamp(y_axis.Fraction(y), 0.0, 1.0) * plot_height;
   };
 
-  std::string s = SvgOpen(height, chart.title) + legend.svg + DrawYAxis(y_axis, top, chart.y_label);
+  std::string s = SvgOpen(height, chart.title, frame.panel) + legend.svg +
+                  DrawYAxis(y_axis, top, plot_height, chart.y_label);
   for (double t : x_axis.ticks) {
     s += fmt::format("<line x1=\"{0}\" y1=\"{1}\" x2=\"{0}\" y2=\"{2}\" stroke=\"#555\"/>",
                      Num(px(t)), Num(bottom), Num(bottom + 4));
@@ -335,11 +387,10 @@ std::string RenderLineChart(const LineChart& chart) {
       if (!points.empty()) points += ' ';
       points.append(Num(px(p.x))).append(",").append(Num(py(p.y)));
     }
-    // Without dots, the line itself carries the series' name as its tooltip.
-    const std::string end =
-        chart.point_dots ? "/>" : "><title>" + HtmlEscape(series.name) + "</title></polyline>";
-    s += fmt::format("<polyline points=\"{}\" fill=\"none\" stroke=\"{}\" stroke-width=\"2\"{}",
-                     points, colour, end);
+    s += fmt::format(
+        "<polyline points=\"{}\" fill=\"none\" stroke=\"{}\" stroke-width=\"2\"><title>{}</title>"
+        "</polyline>",
+        points, colour, HtmlEscape(LineTitle(series, chart.y_unit)));
     for (const LinePoint& p : series.points) {
       if (!chart.point_dots) break;
       if (y_axis.log && p.y <= 0) continue;
@@ -359,6 +410,66 @@ std::string RenderLineChart(const LineChart& chart) {
     }
   }
   return s + "</svg>";
+}
+
+std::vector<LegendEntry> LineLegend(const std::vector<LineSeries>& series) {
+  std::vector<LegendEntry> entries;
+  for (const LineSeries& s : series) entries.push_back({s.name, s.colour, false, true});
+  return entries;
+}
+
+}  // namespace
+
+std::string RenderBarChart(const BarChart& chart) {
+  const std::vector<double> values = BarValues(chart);
+  if (values.empty() || chart.groups.empty()) return "";
+  return DrawBars(chart, FitAxis(values, /*from_zero=*/true, /*allow_log=*/true), Frame{});
+}
+
+std::string RenderLineChart(const LineChart& chart) {
+  const std::optional<LineAxes> axes = FitLineAxes(chart);
+  if (!axes) return "";
+  return DrawLines(chart, LineLegend(chart.series), *axes, Frame{});
+}
+
+std::string RenderBarPanels(const BarChart& chart, const std::vector<Panel>& panels) {
+  const std::vector<double> values = BarValues(chart);
+  if (values.empty() || chart.groups.empty()) return "";
+  const Axis axis = FitAxis(values, /*from_zero=*/true, /*allow_log=*/true);
+  size_t slots = 1;
+  for (const Panel& p : panels) slots = std::max(slots, p.series.size());
+  std::string s;
+  for (const Panel& p : panels) {
+    BarChart part = chart;
+    part.series.clear();
+    for (size_t i : p.series) {
+      if (i < chart.series.size()) part.series.push_back(chart.series[i]);
+    }
+    part.legend = p.legend;
+    if (BarValues(part).empty()) continue;
+    // Bars as wide in every panel as in the fullest one: they compare by height alone.
+    s += DrawBars(part, axis, Frame{kPanelPlotHeight, p.label, slots});
+  }
+  return s;
+}
+
+std::string RenderLinePanels(const LineChart& chart, const std::vector<Panel>& panels) {
+  const std::optional<LineAxes> axes = FitLineAxes(chart);
+  if (!axes) return "";
+  std::string s;
+  for (const Panel& p : panels) {
+    LineChart part = chart;
+    part.series.clear();
+    for (size_t i : p.series) {
+      if (i < chart.series.size() && !chart.series[i].points.empty()) {
+        part.series.push_back(chart.series[i]);
+      }
+    }
+    if (part.series.empty()) continue;
+    s += DrawLines(part, p.legend.empty() ? LineLegend(part.series) : p.legend, *axes,
+                   Frame{kPanelPlotHeight, p.label, 0});
+  }
+  return s;
 }
 
 }  // namespace kvbench::reports::svg

@@ -1,6 +1,7 @@
 // Small SVG charts drawn by our own code, for report.html: grouped bars and
-// lines, with axes, tick labels, units, a legend and a tooltip (<title>) on
-// every bar and point. No scripts, no external fonts: the SVG is plain text
+// lines, with axes, tick labels, units, a legend and a tooltip (<title>)
+// naming the series and its value on every bar, point and line, so a colour is
+// never the only key. No scripts, no external fonts: the SVG is plain text
 // that any browser shows inline.
 //
 // An axis turns logarithmic when its values span two decades or more, so a
@@ -101,6 +102,21 @@ struct LineChart {
 // The <svg> element, or "" when there is nothing to draw (no positive value).
 std::string RenderBarChart(const BarChart& chart);
 std::string RenderLineChart(const LineChart& chart);
+
+// Small multiples: a chart with too many series to read as one, drawn as one
+// shorter <svg class="panel"> per panel, each holding some of the series
+// (`series`: indices into the chart's series) under a visible heading
+// (`label`, also in its <title>). Every panel shares one value axis (and a
+// line chart's x axis), fitted to all the chart's series, so bars and lines
+// compare across panels. `legend` empty: one entry per series of the panel.
+// A panel with nothing to draw is left out; "" when none has anything.
+struct Panel {
+  std::string label;
+  std::vector<size_t> series;
+  std::vector<LegendEntry> legend;
+};
+std::string RenderBarPanels(const BarChart& chart, const std::vector<Panel>& panels);
+std::string RenderLinePanels(const LineChart& chart, const std::vector<Panel>& panels);
 
 // A value axis. Exposed for tests.
 struct Axis {

@@ -4,6 +4,7 @@
 
 #include <array>
 #include <cmath>
+#include <regex>
 #include <set>
 
 namespace kvbench::reports::svg {
@@ -117,6 +118,87 @@ TEST(SvgChartTest, LineChartDrawsAPolylineAndPointsPerSeries) {
   EXPECT_EQ(Count(svg, "<polyline"), 2u);
   EXPECT_EQ(Count(svg, "<circle cx"), 5u + 2u);  // points and legend swatches
   EXPECT_NE(svg.find("(x)</title>"), std::string::npos);
+}
+
+
+// Issue 33: a colour is never the only key. Every line names its series and
+// the range of its values, with or without dots.
+TEST(SvgChartTest, EveryLineCarriesItsNameAndValues) {
+  LineChart c;
+  c.y_unit = "ops/s";
+  c.series = {{"sqlite", "#111", {{1, 1000, ""}, {2, 4000, ""}}}, {"lmdb", "#222", {{1, 20, ""}}}};
+  for (const bool dots : {true, false}) {
+    c.point_dots = dots;
+    const std::string svg = RenderLineChart(c);
+    EXPECT_NE(svg.find("stroke-width=\"2\"><title>sqlite: 1,000 to 4,000 ops/s</title></polyline>"),
+              std::string::npos)
+        << svg;
+    EXPECT_NE(svg.find("<title>lmdb: 20 ops/s</title></polyline>"), std::string::npos);
+  }
+}
+
+// The y tick labels of each <svg> in `svgs`, in order.
+std::vector<std::vector<std::string>> YTicksPerSvg(const std::string& svgs) {
+  std::vector<std::vector<std::string>> ticks;
+  const std::regex tick_re("text-anchor=\"end\">([^<]*)</text>");
+  for (size_t at = svgs.find("<svg"); at != std::string::npos; at = svgs.find("<svg", at + 1)) {
+    const std::string one = svgs.substr(at, svgs.find("</svg>", at) - at);
+    ticks.emplace_back();
+    for (auto it = std::sregex_iterator(one.begin(), one.end(), tick_re);
+         it != std::sregex_iterator(); ++it) {
+      ticks.back().push_back((*it)[1]);
+    }
+  }
+  return ticks;
+}
+
+// Small multiples: each panel draws only its series, under its heading, and
+// all share the value axis fitted to every series, so a bar's height means
+// the same value in each panel; a panel with nothing to draw is left out.
+TEST(SvgChartTest, PanelsShareOneValueAxis) {
+  BarChart c;
+  c.title = "Throughput";
+  c.groups = {"load", "get"};
+  c.series = {{"a", "#111111", false, {10, 20}},
+              {"b", "#222222", false, {30, std::nullopt}},
+              {"c", "#333333", false, {40, 45}},
+              {"d", "#444444", false, {std::nullopt, std::nullopt}}};
+  const std::string svg =
+      RenderBarPanels(c, {{"first", {0, 1}, {}}, {"second", {2}, {}}, {"empty", {3}, {}}});
+  EXPECT_EQ(Count(svg, "<svg class=\"panel\""), 2u);
+  EXPECT_NE(svg.find("<title>Throughput: first</title>"), std::string::npos);
+  EXPECT_NE(svg.find(">second</text>"), std::string::npos);
+  EXPECT_EQ(svg.find("empty"), std::string::npos);
+  const auto ticks = YTicksPerSvg(svg);
+  ASSERT_EQ(ticks.size(), 2u);
+  EXPECT_EQ(ticks[0], ticks[1]);
+  EXPECT_EQ(ticks[0].back(), "50");  // fitted to c's 45, which only the second panel draws
+  const std::string first = svg.substr(0, svg.find("</svg>"));
+  EXPECT_EQ(Count(first, "<title>a · "), 2u);
+  EXPECT_EQ(Count(first, "<title>b · "), 1u);
+  EXPECT_EQ(Count(first, "<title>c · "), 0u);
+  // Bars are as wide in the panel of one series as in the panel of two.
+  const std::regex width_re("<rect x=\"[^\"]*\" y=\"[^\"]*\" width=\"([^\"]*)\"[^>]*><title>");
+  std::set<std::string> widths;
+  for (auto it = std::sregex_iterator(svg.begin(), svg.end(), width_re);
+       it != std::sregex_iterator(); ++it) {
+    widths.insert((*it)[1]);
+  }
+  EXPECT_EQ(widths.size(), 1u);
+}
+
+TEST(SvgChartTest, LinePanelsShareBothAxes) {
+  LineChart c;
+  c.title = "t";
+  c.series = {{"a", "#111111", {{1, 10, ""}, {2, 12, ""}}}, {"b", "#222222", {{1, 90, ""}, {8, 70, ""}}}};
+  const std::string svg = RenderLinePanels(c, {{"A", {0}, {}}, {"B", {1}, {}}});
+  EXPECT_EQ(Count(svg, "<svg class=\"panel\""), 2u);
+  const auto ticks = YTicksPerSvg(svg);
+  ASSERT_EQ(ticks.size(), 2u);
+  EXPECT_EQ(ticks[0], ticks[1]);
+  // The x axis runs to 8 in the panel whose own points stop at 2.
+  const std::string first = svg.substr(0, svg.find("</svg>"));
+  EXPECT_NE(first.find("text-anchor=\"middle\">8</text>"), std::string::npos);
 }
 
 }  // namespace

@@ -6,16 +6,18 @@
 #include <string>
 #include <string_view>
 
+#include "common/number_format.h"
+
 namespace kvbench::reports {
 
-// Thousands separators, rounded to an integer: 1234567.4 -> "1,234,567".
-std::string FormatCount(double v);
-// Operations per second: integers with separators from 100 up, three
-// significant digits below ("12.3", "0.512").
-std::string FormatRate(double ops_per_sec);
-// Microseconds with three significant digits ("0.512", "12.3", "512",
-// "5,120"); the caller adds the unit.
-std::string FormatMicros(double us);
+// FormatCount, FormatRate, FormatMicros and FormatSignificant live in
+// common/number_format.h, so the live lines of a run (runner/) write numbers
+// as the reports do.
+using kvbench::FormatCount;
+using kvbench::FormatMicros;
+using kvbench::FormatRate;
+using kvbench::FormatSignificant;
+
 // Binary units with three significant digits: "0 B", "512 B", "1.50 KiB",
 // "12.3 MiB".
 std::string FormatBytes(double bytes);
@@ -25,8 +27,6 @@ std::string FormatSeconds(double seconds);
 std::string FormatRatio(double ratio);
 // Signed percent change from a ratio: 0.5 -> "-50.0%", 1.1 -> "+10.0%".
 std::string FormatChange(double ratio);
-// `v` with `digits` significant digits and no exponent ("0.00123", "123").
-std::string FormatSignificant(double v, int digits);
 // Shortest text that reads back as the same double ("12.345", "182000");
 // for machine-read files (CSV).
 std::string FormatExact(double v);

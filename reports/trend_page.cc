@@ -16,9 +16,12 @@ namespace {
 
 constexpr const char* kWorse = "#cf222e";
 constexpr const char* kBetter = "#1a7f37";
+constexpr const char* kTimeBase = "#0969da";
 
-// Extra rules of this page: worse and better changes in their colours.
+// Extra rules of this page: worse and better changes and time-base changes in their
+// colours.
 constexpr const char* kTrendCss = R"css(li.worse{color:#cf222e}li.better{color:#1a7f37}
+li.time-base{color:#0969da}
 ul.changes{font-size:14px;margin:4px 0 10px}
 )css";
 
@@ -80,24 +83,32 @@ std::string SeriesChart(const results::Series& s, size_t index) {
     line.points.push_back(std::move(point));
   }
   chart.series.push_back(std::move(line));
+  // Each stretch between change points and time-base changes gets its level.
+  std::vector<size_t> cuts;
+  for (const results::SeriesChange& c : s.changes) cuts.push_back(c.point.index);
+  for (const results::TimeBaseChange& t : s.time_base_changes) cuts.push_back(t.index);
+  std::sort(cuts.begin(), cuts.end());
+  cuts.push_back(s.points.size());
   size_t begin = 0;
-  for (size_t c = 0; c <= s.changes.size(); ++c) {
-    const size_t end = c < s.changes.size() ? s.changes[c].point.index : s.points.size();
-    if (!s.changes.empty()) {
-      const double mean =
-          c < s.changes.size() ? s.changes[c].before_mean : s.changes.back().after_mean;
-      chart.levels.push_back({static_cast<double>(begin + 1), static_cast<double>(end),
-                              Shown(s.key.figure, mean),
-                              "level of runs " + std::to_string(begin + 1) + " to " +
-                                  std::to_string(end) + ": " + FormatFigure(s.key.figure, mean)});
-    }
-    if (c < s.changes.size()) {
-      const results::SeriesChange& change = s.changes[c];
-      chart.markers.push_back({static_cast<double>(change.point.index) + 0.5,
-                               FormatChange(change.ratio), change.worse ? kWorse : kBetter,
-                               ChangeSentence(s, change)});
-    }
+  for (const size_t end : cuts) {
+    if (cuts.size() == 1 || end <= begin) continue;
+    double sum = 0;
+    for (size_t i = begin; i < end; ++i) sum += s.points[i].median;
+    const double mean = sum / static_cast<double>(end - begin);
+    chart.levels.push_back({static_cast<double>(begin + 1), static_cast<double>(end),
+                            Shown(s.key.figure, mean),
+                            "level of runs " + std::to_string(begin + 1) + " to " +
+                                std::to_string(end) + ": " + FormatFigure(s.key.figure, mean)});
     begin = end;
+  }
+  for (const results::SeriesChange& change : s.changes) {
+    chart.markers.push_back({static_cast<double>(change.point.index) + 0.5,
+                             FormatChange(change.ratio), change.worse ? kWorse : kBetter,
+                             ChangeSentence(s, change)});
+  }
+  for (const results::TimeBaseChange& t : s.time_base_changes) {
+    chart.markers.push_back(
+        {static_cast<double>(t.index) + 0.5, "time base", kTimeBase, TimeBaseChangeSentence(s, t)});
   }
   return svg::RenderLineChart(chart);
 }
@@ -129,12 +140,13 @@ Table ChangesTable(const std::vector<results::Series>& series) {
 
 std::string RenderTrendPage(const TrendPageInput& in) {
   std::set<std::string> runs, figures;
-  size_t change_count = 0, split = 0;
+  size_t change_count = 0, split = 0, time_base_count = 0;
   for (const results::Series& s : in.series) {
     for (const results::FigurePoint& p : s.points) runs.insert(p.run_id);
     figures.insert(s.key.figure);
     change_count += s.changes.size();
     split += !s.split_note.empty();
+    time_base_count += s.time_base_changes.size();
   }
   std::string title = "kvbench history: trend";
   if (figures.size() == 1) {
@@ -151,6 +163,11 @@ std::string RenderTrendPage(const TrendPageInput& in) {
                                                       "version (each says why)",
                                                       split)
                                         : "")) +
+       (time_base_count > 0
+            ? HtmlEscape(fmt::format(" {} time-base change{} (each says why; no change point is "
+                                     "looked for across one).",
+                                     time_base_count, time_base_count == 1 ? "" : "s"))
+            : "") +
        "</p>\n";
   h += "<p class=\"note\">" +
        HtmlEscape(fmt::format(
@@ -160,12 +177,27 @@ std::string RenderTrendPage(const TrendPageInput& in) {
            "figure got worse, green where it got better) come from E-divisive with means "
            "(energy statistic, alpha = 1) over each series' medians with a permutation test: "
            "{} permutations, a change kept at p <= {}, at least {} runs on each side. Dotted "
-           "lines are each segment's mean level.",
+           "lines are each segment's mean level. Blue lines labelled \"time base\" mark where a "
+           "series' figures change what time they divide by (results schema 4 divided "
+           "throughput by the time inside the engine's calls, every other schema by the wall "
+           "span): change points are looked for on each side apart, never across one.",
            in.options.permutations, in.options.max_p_value, in.options.min_segment)) +
        "</p>\n";
   h += "<section id=\"changes\">\n<h2>Change points</h2>\n";
   const Table changes = ChangesTable(in.series);
   h += changes.rows.empty() ? "<p>No significant change in any series.</p>\n" : TableHtml(changes);
+  if (time_base_count > 0) {
+    h += "<h3>Time-base changes</h3>\n<ul class=\"changes\">\n";
+    for (size_t i = 0; i < in.series.size(); ++i) {
+      for (const results::TimeBaseChange& t : in.series[i].time_base_changes) {
+        h += "<li class=\"time-base\">" +
+             HtmlEscape(SeriesLabel(in.series[i].key) + " (#" + std::to_string(i + 1) +
+                        "): " + TimeBaseChangeSentence(in.series[i], t)) +
+             "</li>\n";
+      }
+    }
+    h += "</ul>\n";
+  }
   h += "</section>\n<section id=\"series\">\n<h2>Series</h2>\n";
   if (in.series.empty()) h += "<p>The store holds no figures that match.</p>\n";
   for (size_t i = 0; i < in.series.size(); ++i) {
@@ -186,12 +218,22 @@ std::string RenderTrendPage(const TrendPageInput& in) {
           i + 1, svg,
           HtmlEscape(AxisLabel(s.key.figure) + " of " + SeriesLabel(s.key) + " per run"));
     }
-    if (!s.changes.empty()) {
-      h += "<ul class=\"changes\">\n";
+    if (!s.changes.empty() || !s.time_base_changes.empty()) {
+      // Change points and time-base changes in run order.
+      std::vector<std::pair<size_t, std::string>> items;
       for (const results::SeriesChange& c : s.changes) {
-        h += fmt::format("<li class=\"{}\">{}</li>\n", c.worse ? "worse" : "better",
-                         HtmlEscape(ChangeSentence(s, c)));
+        items.emplace_back(c.point.index,
+                           fmt::format("<li class=\"{}\">{}</li>\n", c.worse ? "worse" : "better",
+                                       HtmlEscape(ChangeSentence(s, c))));
       }
+      for (const results::TimeBaseChange& t : s.time_base_changes) {
+        items.emplace_back(t.index, "<li class=\"time-base\">" +
+                                        HtmlEscape(TimeBaseChangeSentence(s, t)) + "</li>\n");
+      }
+      std::stable_sort(items.begin(), items.end(),
+                       [](const auto& a, const auto& b) { return a.first < b.first; });
+      h += "<ul class=\"changes\">\n";
+      for (const auto& item : items) h += item.second;
       h += "</ul>\n";
     }
     h += "</section>\n";

@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "reports/history_text.h"
-#include "reports/trend_test_support.h"
+#include "tests/support/trend_test_support.h"
 
 namespace kvbench::reports {
 namespace {
@@ -61,6 +61,68 @@ TEST(HistoryText, CheckReportNamesTheRegressionAndWhatChanged) {
                       "than 5%"),
             std::string::npos)
       << text;
+}
+
+// MadeUpTrend's second host (flat) as if its first 12 runs were results
+// schema 4: their throughput, over the time inside the engine's calls, 40%
+// higher than the wall-span figures after them.
+TrendPageInput TimeBaseTrend() {
+  TrendPageInput in = test::MadeUpTrend();
+  std::vector<results::FigurePoint> points = in.series[1].points;
+  for (size_t i = 0; i < points.size(); ++i) {
+    points[i].time_base = i < 12 ? results::kTimeBaseEngineCalls : results::kTimeBaseWallSpan;
+    if (i < 12) {
+      points[i].median *= 1.4;
+      points[i].ci = results::Interval{points[i].median * 0.98, points[i].median * 1.02, 0.9375};
+    }
+  }
+  in.series = results::BuildSeries(points, in.options);
+  return in;
+}
+
+TEST(TrendPage, ATimeBaseChangeIsMarkedAndSaysWhyNotAChangePoint) {
+  const TrendPageInput in = TimeBaseTrend();
+  ASSERT_EQ(in.series.size(), 1u);
+  ASSERT_TRUE(in.series[0].changes.empty());
+  ASSERT_EQ(in.series[0].time_base_changes.size(), 1u);
+  const std::string html = RenderTrendPage(in);
+  EXPECT_NE(html.find("No significant change in any series."), std::string::npos);
+  EXPECT_NE(html.find("1 time-base change (each says why"), std::string::npos);
+  // One marker on the chart, labelled, and explained in the list and above.
+  EXPECT_EQ(Count(html, "<g class=\"marker\">"), 1u);
+  EXPECT_NE(html.find(">time base</text>"), std::string::npos);
+  EXPECT_EQ(Count(html, "<li class=\"time-base\">"), 2u);
+  EXPECT_EQ(Count(html,
+                  "Time-base change between run 12 (2026-11-01T11:00:00Z, rev v0.1-11) and run 13 "
+                  "(2026-11-01T12:00:00Z, rev v0.1-12): figures before this point divided by the "
+                  "time inside the engine&#39;s calls (results schema 4); after it by the wall "
+                  "span."),
+            3u);  // the top list, the series' list, the marker's tooltip
+  EXPECT_EQ(html.find("<li class=\"worse\">"), std::string::npos);
+  EXPECT_EQ(html.find("Worse:"), std::string::npos);
+  // Each side has its own level line.
+  EXPECT_EQ(Count(html, "level of runs 1 to 12"), 1u);
+  EXPECT_EQ(Count(html, "level of runs 13 to 30"), 1u);
+}
+
+TEST(HistoryText, CheckReportShowsATimeBaseChangeInItsWindowAndNoRegression) {
+  const TrendPageInput in = TimeBaseTrend();
+  const results::CheckOutcome o = results::CheckNewestRuns(in.series, 20, 5);
+  EXPECT_TRUE(o.regressions.empty());
+  EXPECT_TRUE(o.smaller.empty());
+  const std::string text = RenderCheckReport(o, in.series, 20, 5);
+  EXPECT_NE(text.find("time-base change in 1 throughput series (lmdb · get · all) between "
+                      "2026-11-01T11:00:00Z, rev v0.1-11 and 2026-11-01T12:00:00Z, rev v0.1-12:\n"
+                      "    figures before this point divided by the time inside the engine's "
+                      "calls (results schema 4); after it by the wall span."),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("1 series checked over their newest 20 runs: 0 significant slowdowns"),
+            std::string::npos)
+      << text;
+  // Older than the window: not shown.
+  EXPECT_EQ(RenderTimeBaseChanges(in.series, 10), "");
+  EXPECT_NE(RenderTimeBaseChanges(in.series, 0), "");
 }
 
 TEST(HistoryText, RunListHasAHeaderAndOneLineARun) {

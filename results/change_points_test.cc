@@ -4,7 +4,7 @@
 
 #include <cmath>
 
-#include "results/change_point_acceptance.h"
+#include "tests/support/change_point_acceptance.h"
 
 namespace kvbench::results {
 namespace {

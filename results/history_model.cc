@@ -24,6 +24,10 @@ const std::vector<FigureKind>& FigureKinds() {
   return kinds;
 }
 
+bool FigureHasTimeBase(std::string_view figure) {
+  return figure == "ops_per_sec" || figure == "seconds";
+}
+
 const FigureKind* FindFigureKind(std::string_view name) {
   std::string wanted(name);
   if (wanted == "throughput") wanted = "ops_per_sec";

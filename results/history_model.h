@@ -26,9 +26,30 @@ struct FigureKind {
 
 // Every stored figure, in the order they are stored.
 const std::vector<FigureKind>& FigureKinds();
+
 // By stored name or short alias ("p99" for p99_ns, "throughput" for
 // ops_per_sec); nullptr when unknown.
 const FigureKind* FindFigureKind(std::string_view name);
+
+// What a figure's time divides or measures (its "time base"), as the store
+// keeps it beside every figure. Only figures that depend on it carry one:
+// ops_per_sec (operations over the time) and seconds (the time itself);
+// every other figure has "" (latencies, sizes and CPU times mean the same
+// under either base).
+
+// The wall span of the timed part: everything kvbench writes since results
+// schema 5, and before schema 4.
+inline constexpr const char* kTimeBaseWallSpan = "wall_span";
+// The time inside the engine's calls: unthrottled stream phases of results
+// schema 4 (results::RateBase::kEngineCalls).
+inline constexpr const char* kTimeBaseEngineCalls = "engine_calls";
+// Stored before the store recorded time bases (history schema 1) by a run
+// that may have been written under results schema 4: either of the two.
+inline constexpr const char* kTimeBaseUnknown = "unknown";
+// A figure whose repetitions disagree (a merge of shards of different schemas).
+inline constexpr const char* kTimeBaseMixed = "mixed";
+// True for the figures that carry a time base (ops_per_sec, seconds).
+bool FigureHasTimeBase(std::string_view figure);
 
 // One run in the store, as `kvbench history list` shows it.
 struct StoredRunInfo {
@@ -67,6 +88,9 @@ struct FigurePoint {
   std::string library_version;  // of this engine in that run
   std::string kernel;
   std::string compiler;
+  // Its time base (kTimeBase...; "" for figures without one). Series never
+  // look for change points across a change of it (results/trend.h).
+  std::string time_base;
   // The figure: median over n repetitions and the median's interval.
   int n = 0;
   double median = 0;

@@ -54,6 +54,11 @@ struct LatencySummary {
   uint64_t p99_ns = 0;
   uint64_t p999_ns = 0;
   uint64_t max_ns = 0;
+  // 0: every sample is one operation's latency. N > 0: every sample is the
+  // mean latency of a block of up to N operations timed under one pair of
+  // clock reads (record phases), so the percentiles and max are of block
+  // means, not of single operations; reports say so. Absent in JSON when 0.
+  uint64_t block_ops = 0;
   // Non-empty buckets of the merged histogram: (bucket upper bound ns, count).
   std::vector<std::pair<uint64_t, uint64_t>> buckets;
 };
@@ -144,7 +149,15 @@ struct Repetition {
   std::vector<OpFigures> ops;  // ops[0] is "all"
   double cpu_user_s = 0;
   double cpu_sys_s = 0;
+  // The process's peak resident memory during the phase, less the memory of
+  // the operations kvbench prepared ahead (op_buffer_bytes): the engine's
+  // and the rest of the process's, not the harness's buffers.
   uint64_t peak_rss_bytes = 0;
+  // Phases of client threads whose operations were prepared before the
+  // timed span (runner/phase_worker.h): the memory those buffers took at
+  // their largest, over all threads. Absent when each operation was made
+  // inside the timed loop (and in files from before it existed).
+  std::optional<uint64_t> op_buffer_bytes;
   std::optional<uint64_t> bytes_read;     // /proc/self/io read_bytes delta
   std::optional<uint64_t> bytes_written;  // /proc/self/io write_bytes delta
   uint64_t file_bytes = 0;       // apparent size of the engine's files after the phase
@@ -207,7 +220,7 @@ struct PhaseRun {
   // (`--costs`); absent in files written before it was recorded.
   std::optional<double> wall_seconds;
   // Sharded runs only: the row's position in the whole plan's run order
-  // (engine, phase, matrix point; runner/shard_plan.h), and the shard that
+  // (engine, phase, matrix point; runner/shard/shard_plan.h), and the shard that
   // measured it (ShardInfo::index, also the row's entry in RunResults::shards
   // of merged results).
   std::optional<int> row;
@@ -225,6 +238,14 @@ struct EngineRun {
   std::string status = "ok";
   std::string reason;
   double wall_seconds = 0;
+  // An engine loaded from a plugin (include/kvbench/plugin.h): the shared
+  // object's canonical path, the SHA-256 of its bytes as loaded (64 hex
+  // digits) and the plugin ABI version it was built for ("1.1"). All empty
+  // for a built-in engine; JSON writes "plugin" only when the path is set,
+  // and files without it (built-in engines, schema 1-5 files) read as empty.
+  std::string plugin_path;
+  std::string plugin_sha256;
+  std::string plugin_abi;
 };
 
 struct Environment {
@@ -248,6 +269,13 @@ struct Environment {
   std::string transparent_hugepages;  // the selected THP mode: always | madvise | never
   std::string data_device;            // the device (mount source) of the data directory
   std::optional<double> load_average_1m;  // at the start of the run
+  // The clock that timed every operation (runner/cycle_clock.h): "tsc"
+  // (calibrated once, in the parent, before the engines' processes were
+  // forked) or "steady"; for the TSC its factor and the calibration's
+  // worst-case error. Absent in files from before they were recorded.
+  std::string clock;
+  std::optional<double> clock_ns_per_tick;
+  std::optional<double> clock_calibration_error_ppm;
 };
 
 struct WorkloadInfo {
@@ -314,7 +342,7 @@ struct ShardInfo {
   // midway is known as such.
   bool finished = false;
   // Time spent replaying, untimed, the earlier phases the shard's units
-  // start from (runner/shard_plan.h): the price of sharding.
+  // start from (runner/shard/shard_plan.h): the price of sharding.
   double setup_seconds = 0;
   std::string started_at;
   std::string finished_at;

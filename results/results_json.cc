@@ -28,10 +28,12 @@ void PutOptional(json& j, const char* name, const std::optional<T>& v) {
 
 json LatencyToJson(const LatencySummary& l) {
   const json buckets = BucketsToJson(l.buckets);
-  return {{"count", l.count},   {"mean_ns", l.mean_ns}, {"min_ns", l.min_ns},
-          {"p50_ns", l.p50_ns}, {"p90_ns", l.p90_ns},   {"p95_ns", l.p95_ns},
-          {"p99_ns", l.p99_ns}, {"p999_ns", l.p999_ns}, {"max_ns", l.max_ns},
-          {"buckets", buckets}};
+  json j = {{"count", l.count},   {"mean_ns", l.mean_ns}, {"min_ns", l.min_ns},
+            {"p50_ns", l.p50_ns}, {"p90_ns", l.p90_ns},   {"p95_ns", l.p95_ns},
+            {"p99_ns", l.p99_ns}, {"p999_ns", l.p999_ns}, {"max_ns", l.max_ns},
+            {"buckets", buckets}};
+  if (l.block_ops > 0) j["block_ops"] = l.block_ops;  // samples are block means
+  return j;
 }
 
 
@@ -63,6 +65,7 @@ json RepetitionToJson(const Repetition& r) {
   PutOptional(j, "cache_resident_after_pct", r.cache_resident_after_pct);
   PutOptional(j, "open_seconds", r.open_seconds);
   PutOptional(j, "engine_seconds", r.engine_seconds);
+  PutOptional(j, "op_buffer_bytes", r.op_buffer_bytes);
   // Only rows read from a schema-4 file carry it (their ops_per_sec divide
   // by the time inside the engine's calls); absent means the wall span.
   if (r.rate_base == RateBase::kEngineCalls) j["rate_base"] = "engine_calls";
@@ -154,6 +157,9 @@ json EnvironmentToJson(const Environment& e) {
               {"transparent_hugepages", e.transparent_hugepages},
               {"data_device", e.data_device}};
   PutOptional(env, "load_average_1m", e.load_average_1m);
+  if (!e.clock.empty()) env["clock"] = e.clock;
+  PutOptional(env, "clock_ns_per_tick", e.clock_ns_per_tick);
+  PutOptional(env, "clock_calibration_error_ppm", e.clock_calibration_error_ppm);
   return env;
 }
 
@@ -221,6 +227,7 @@ void ReadLatency(Reader& r, const json& j, LatencySummary* l) {
   r.Get(j, "p99_ns", &l->p99_ns);
   r.Get(j, "p999_ns", &l->p999_ns);
   r.Get(j, "max_ns", &l->max_ns);
+  if (j.is_object() && j.contains("block_ops")) r.Get(j, "block_ops", &l->block_ops);
   json buckets;
   if (r.Get(j, "buckets", &buckets)) {
     if (Status s = BucketsFromJson(buckets, &l->buckets); !s.ok()) r.Fail(s.message());
@@ -262,6 +269,7 @@ void ReadRepetition(Reader& r, const json& j, Repetition* rep) {
   r.GetOptional(j, "cache_resident_after_pct", &rep->cache_resident_after_pct);
   r.GetOptional(j, "open_seconds", &rep->open_seconds);
   r.GetOptional(j, "engine_seconds", &rep->engine_seconds);
+  r.GetOptional(j, "op_buffer_bytes", &rep->op_buffer_bytes);
   if (j.contains("rate_base")) {
     std::string base;
     if (r.Get(j, "rate_base", &base)) {
@@ -315,6 +323,9 @@ void ReadEnvironment(Reader& r, const json& env, Environment* out) {
     if (env.contains(name)) r.Get(env, name, field);
   }
   r.GetOptional(env, "load_average_1m", &e.load_average_1m);
+  if (env.contains("clock")) r.Get(env, "clock", &e.clock);
+  r.GetOptional(env, "clock_ns_per_tick", &e.clock_ns_per_tick);
+  r.GetOptional(env, "clock_calibration_error_ppm", &e.clock_calibration_error_ppm);
 }
 
 void ReadShard(Reader& r, const json& j, ShardInfo* sh) {
@@ -344,6 +355,12 @@ void ReadEngineRun(Reader& r, const json& j, EngineRun* er) {
   r.Get(j, "status", &er->status);
   r.Get(j, "reason", &er->reason);
   r.Get(j, "wall_seconds", &er->wall_seconds);
+  json plugin;
+  if (j.contains("plugin") && r.Get(j, "plugin", &plugin)) {
+    r.Get(plugin, "path", &er->plugin_path);
+    r.Get(plugin, "sha256", &er->plugin_sha256);
+    r.Get(plugin, "abi_version", &er->plugin_abi);
+  }
 }
 
 // A schema-4 repetition of client threads carries wall_seconds, and its
@@ -403,13 +420,18 @@ json PhaseRunToJson(const PhaseRun& pr) {
 }
 
 json EngineRunToJson(const EngineRun& er) {
-  return {{"name", er.name},
-          {"library_version", er.library_version},
-          {"options", er.options},
-          {"capabilities", er.capabilities},
-          {"status", er.status},
-          {"reason", er.reason},
-          {"wall_seconds", er.wall_seconds}};
+  json j = {{"name", er.name},
+            {"library_version", er.library_version},
+            {"options", er.options},
+            {"capabilities", er.capabilities},
+            {"status", er.status},
+            {"reason", er.reason},
+            {"wall_seconds", er.wall_seconds}};
+  if (!er.plugin_path.empty()) {
+    j["plugin"] = {
+        {"path", er.plugin_path}, {"sha256", er.plugin_sha256}, {"abi_version", er.plugin_abi}};
+  }
+  return j;
 }
 
 json ResultsToJson(const RunResults& res) {

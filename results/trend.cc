@@ -98,19 +98,32 @@ std::vector<Series> BuildSeries(std::vector<FigurePoint> points,
     }
     for (Series& s : places) {
       s.split_note = places.size() > 1 ? SplitNote(group, s.points.front()) : "";
-      std::vector<double> values;
-      for (const FigurePoint& p : s.points) values.push_back(p.median);
-      const std::vector<ChangePoint> cps = FindChangePoints(values, options);
-      for (size_t i = 0; i < cps.size(); ++i) {
-        SeriesChange c;
-        c.point = cps[i];
-        const size_t begin = i == 0 ? 0 : cps[i - 1].index;
-        const size_t end = i + 1 < cps.size() ? cps[i + 1].index : s.points.size();
-        c.before_mean = Mean(s.points, begin, c.point.index);
-        c.after_mean = Mean(s.points, c.point.index, end);
-        c.ratio = c.before_mean != 0 ? c.after_mean / c.before_mean : 1;
-        c.worse = SlowdownPercent(s.key.figure, c.before_mean, c.after_mean) > 0;
-        s.changes.push_back(c);
+      for (size_t i = 1; i < s.points.size(); ++i) {
+        if (s.points[i].time_base != s.points[i - 1].time_base) {
+          s.time_base_changes.push_back({i, s.points[i - 1].time_base, s.points[i].time_base});
+        }
+      }
+      // Each stretch of one time base is searched on its own, so no change
+      // point can sit at (or lean on points across) a time-base change.
+      for (size_t seg = 0; seg <= s.time_base_changes.size(); ++seg) {
+        const size_t seg_begin = seg == 0 ? 0 : s.time_base_changes[seg - 1].index;
+        const size_t seg_end =
+            seg < s.time_base_changes.size() ? s.time_base_changes[seg].index : s.points.size();
+        std::vector<double> values;
+        for (size_t i = seg_begin; i < seg_end; ++i) values.push_back(s.points[i].median);
+        std::vector<ChangePoint> cps = FindChangePoints(values, options);
+        for (ChangePoint& cp : cps) cp.index += seg_begin;
+        for (size_t i = 0; i < cps.size(); ++i) {
+          SeriesChange c;
+          c.point = cps[i];
+          const size_t begin = i == 0 ? seg_begin : cps[i - 1].index;
+          const size_t end = i + 1 < cps.size() ? cps[i + 1].index : seg_end;
+          c.before_mean = Mean(s.points, begin, c.point.index);
+          c.after_mean = Mean(s.points, c.point.index, end);
+          c.ratio = c.before_mean != 0 ? c.after_mean / c.before_mean : 1;
+          c.worse = SlowdownPercent(s.key.figure, c.before_mean, c.after_mean) > 0;
+          s.changes.push_back(c);
+        }
       }
       out.push_back(std::move(s));
     }
@@ -124,7 +137,11 @@ CheckOutcome CheckNewestRuns(const std::vector<Series>& series, size_t last_runs
     const Series& s = series[si];
     ++outcome.series_checked;
     const size_t n = s.points.size();
-    const size_t window_start = n > last_runs ? n - last_runs : 0;
+    size_t window_start = n > last_runs ? n - last_runs : 0;
+    // Levels of different time bases are never held against each other.
+    if (!s.time_base_changes.empty()) {
+      window_start = std::max(window_start, s.time_base_changes.back().index);
+    }
     size_t first = s.changes.size();
     for (size_t c = 0; c < s.changes.size(); ++c) {
       if (s.changes[c].point.index >= window_start) {

@@ -114,5 +114,67 @@ TEST(Trend, LatencySeriesRegressesWhenItRises) {
   EXPECT_NEAR(o.regressions[0].slowdown_pct, 30, 2);
 }
 
+// `points` with the time base of each: the first `first` points `before`,
+// the rest `after`.
+std::vector<FigurePoint> WithTimeBases(std::vector<FigurePoint> points, size_t first,
+                                       const std::string& before, const std::string& after) {
+  for (size_t i = 0; i < points.size(); ++i) points[i].time_base = i < first ? before : after;
+  return points;
+}
+
+TEST(Trend, ATimeBaseChangeIsAMarkerNeverAChangePoint) {
+  // Schema-4 throughput (over the time inside the engine's calls) is higher
+  // than the same engine's wall-span figure: one series would show a 40% step.
+  const std::vector<double> values = Steps({{12, 1000}, {12, 600}});
+  ASSERT_EQ(BuildSeries(Points(values), {})[0].changes.size(), 1u);  // the step is plain
+
+  const std::vector<Series> series =
+      BuildSeries(WithTimeBases(Points(values), 12, kTimeBaseEngineCalls, kTimeBaseWallSpan), {});
+  ASSERT_EQ(series.size(), 1u);  // still one series, in two segments
+  EXPECT_EQ(series[0].points.size(), 24u);
+  EXPECT_TRUE(series[0].changes.empty());
+  ASSERT_EQ(series[0].time_base_changes.size(), 1u);
+  const TimeBaseChange& t = series[0].time_base_changes[0];
+  EXPECT_EQ(t.index, 12u);
+  EXPECT_EQ(t.before, kTimeBaseEngineCalls);
+  EXPECT_EQ(t.after, kTimeBaseWallSpan);
+  // The check never holds one base's level against the other's.
+  EXPECT_TRUE(CheckNewestRuns(series, 10, 5).regressions.empty());
+  EXPECT_TRUE(CheckNewestRuns(series, 24, 5).smaller.empty());
+  // "unknown" (stored before the store kept time bases) is a base of its own.
+  const std::vector<Series> unknown =
+      BuildSeries(WithTimeBases(Points(values), 12, kTimeBaseUnknown, kTimeBaseWallSpan), {});
+  EXPECT_TRUE(unknown[0].changes.empty());
+  ASSERT_EQ(unknown[0].time_base_changes.size(), 1u);
+  EXPECT_EQ(unknown[0].time_base_changes[0].before, kTimeBaseUnknown);
+}
+
+TEST(Trend, AStepWithinOneTimeBaseIsStillFound) {
+  // 8 schema-4 runs, then 10 wall-span runs at 700 and 10 at 560: the 20%
+  // step inside the second segment is a change; the base change is not.
+  const std::vector<Series> series =
+      BuildSeries(WithTimeBases(Points(Steps({{8, 1000}, {10, 700}, {10, 560}})), 8,
+                                kTimeBaseEngineCalls, kTimeBaseWallSpan),
+                  {});
+  ASSERT_EQ(series.size(), 1u);
+  ASSERT_EQ(series[0].time_base_changes.size(), 1u);
+  EXPECT_EQ(series[0].time_base_changes[0].index, 8u);
+  ASSERT_EQ(series[0].changes.size(), 1u);
+  const SeriesChange& c = series[0].changes[0];
+  EXPECT_EQ(c.point.index, 18u);
+  // Its level before is the segment's, not the older base's.
+  EXPECT_NEAR(c.before_mean, 700, 10);
+  EXPECT_NEAR(c.ratio, 0.8, 0.01);
+  EXPECT_TRUE(c.worse);
+  const CheckOutcome o = CheckNewestRuns(series, 10, 10);
+  ASSERT_EQ(o.regressions.size(), 1u);
+  EXPECT_NEAR(o.regressions[0].slowdown_pct, 20, 1);
+  // Figures without a time base ("") are one segment as before.
+  const std::vector<Series> latency =
+      BuildSeries(Points(Steps({{15, 1000}, {15, 1300}}), "h1", "p99_ns"), {});
+  EXPECT_TRUE(latency[0].time_base_changes.empty());
+  EXPECT_EQ(latency[0].changes.size(), 1u);
+}
+
 }  // namespace
 }  // namespace kvbench::results

@@ -9,8 +9,8 @@
 #include "adapters/registry.h"
 #include "datasets/key_generator.h"
 #include "runner/engine_process.h"
+#include "runner/engine_schedule.h"
 #include "runner/phase_executor.h"
-#include "runner/shard_plan.h"
 #include "results/results_json.h"
 #include "datasets/value_generator.h"
 

@@ -22,7 +22,7 @@ inline constexpr const char* kSetupSeconds = "setup_seconds";
 }  // namespace child_message
 
 // Which of an engine's rows its child measures: every one (unsharded), or a
-// shard's, each preceded by the setup it needs (runner/shard_plan.h).
+// shard's, each preceded by the setup it needs (runner/engine_schedule.h).
 struct EngineRows {
   std::vector<bool> measured;  // one flag per row of the engine; empty: all
   int first_row = 0;           // the engine's first plan row number

@@ -13,6 +13,8 @@
 #include <sstream>
 #include <thread>
 
+#include "runner/cycle_clock.h"
+
 #ifndef KVBENCH_CXX_FLAGS
 #define KVBENCH_CXX_FLAGS ""
 #endif
@@ -168,6 +170,15 @@ results::Environment CaptureEnvironment(const std::string& data_directory) {
   double load[1] = {0};
   if (::getloadavg(load, 1) == 1) e.load_average_1m = load[0];
   return e;
+}
+
+void CalibrateClock(results::Environment* e) {
+  const CycleClock& clock = CycleClock::Get();
+  e->clock = clock.uses_tsc() ? "tsc" : "steady";
+  if (clock.uses_tsc()) {
+    e->clock_ns_per_tick = clock.ns_per_tick();
+    e->clock_calibration_error_ppm = clock.calibration_error_ppm();
+  }
 }
 
 std::string UtcTimestamp() {

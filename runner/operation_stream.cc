@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
+#include <memory>
 #include <optional>
+#include <vector>
 
 #include "datasets/index_permutation.h"
 #include "datasets/key_generator.h"
@@ -79,6 +81,88 @@ std::string TablePrefix(int thread) {
   const int n = std::snprintf(buf, sizeof buf, "t%d/", thread);
   return std::string(buf, static_cast<size_t>(n));
 }
+
+// Word-at-a-time hash of the operation stream (kinds and keys).
+inline uint64_t MixStream(uint64_t h, int kind, Slice key) {
+  h = datasets::Mix64(h ^ (static_cast<uint64_t>(kind) + 0x9e37));
+  size_t i = 0;
+  for (; i + 8 <= key.size(); i += 8) {
+    uint64_t w;
+    std::memcpy(&w, key.data() + i, 8);
+    h = (h ^ w) * 0x100000001b3ULL;
+    h ^= h >> 29;
+  }
+  uint64_t tail = key.size();
+  for (; i < key.size(); ++i) tail = (tail << 8) | static_cast<uint8_t>(key[i]);
+  return datasets::Mix64(h ^ tail);
+}
+
+// Memory for a chunk's bytes: blocks that are kept and reused from chunk to
+// chunk, so an operation's bytes never move once written (no reallocation
+// copies while a chunk grows) and the second chunk faults in nothing new.
+class ByteArena {
+ public:
+  static constexpr size_t kBlockBytes = size_t{1} << 20;
+  // Room for n bytes, contiguous.
+  char* Allocate(size_t n) {
+    if (current_ < blocks_.size() && used_ + n <= blocks_[current_].size) {
+      char* p = blocks_[current_].data.get() + used_;
+      used_ += n;
+      return p;
+    }
+    // The next block that fits (a value larger than a block gets its own);
+    // the blocks passed over count as in use.
+    if (current_ < blocks_.size()) before_ += blocks_[current_].size;
+    ++current_;
+    while (current_ < blocks_.size() && blocks_[current_].size < n) {
+      before_ += blocks_[current_].size;
+      ++current_;
+    }
+    if (current_ >= blocks_.size()) {
+      const size_t size = std::max(kBlockBytes, n);
+      blocks_.push_back({std::make_unique_for_overwrite<char[]>(size), size});
+      current_ = blocks_.size() - 1;
+    }
+    used_ = n;
+    return blocks_[current_].data.get();
+  }
+  // Starts over in the first block, keeping every block.
+  void Reset() {
+    current_ = 0;
+    used_ = 0;
+    before_ = 0;
+  }
+  // Bytes of the blocks in use now.
+  size_t in_use() const { return before_ + used_; }
+
+ private:
+  struct Block {
+    std::unique_ptr<char[]> data;
+    size_t size;
+  };
+  std::vector<Block> blocks_;
+  size_t current_ = 0;
+  size_t used_ = 0;
+  size_t before_ = 0;  // the blocks before current_
+};
+
+// One prepared operation: what the timed loop reads to apply it, kept
+// small (24 bytes) because the loop streams through a chunk of them.
+struct PreparedOp {
+  const char* bytes;  // the key, the end key, the value, back to back
+  uint32_t key_len;
+  uint32_t end_len;
+  uint32_t value_len;
+  OpKind kind;
+  bool has_end;
+};
+// What YCSB operations need besides (kept apart, filled for YCSB phases only).
+struct PreparedYcsb {
+  uint64_t value_index;  // the record a missing record is rewritten from
+  uint64_t value_version;
+  uint64_t scan_limit;
+  uint32_t field;
+};
 
 // Counts rows and value bytes; for `skip` phases, passes over the first
 // `skip` entries; for `range` phases, stops at the end key.
@@ -189,14 +273,76 @@ class OperationStream::Impl {
   }
 
  public:
+  // Live: operation i into key_, end_key_ and value_, current.
   OpKind Next(uint64_t i) {
-    const OpKind kind = NextKind();
-    PrepareKeys(kind, i);
-    if (spec_.table_per_thread) key_.insert(0, table_prefix_);
+    const OpKind kind = Generate(i);
+    digest_ = MixStream(digest_, static_cast<int>(kind), key_);
+    cur_key_ = key_;
+    cur_end_ = end_key_;
+    cur_value_ = value_;
     return kind;
   }
 
-  Slice key() const { return key_; }
+  bool CanPrepare() const { return plan_.insert_counts == nullptr; }
+
+  uint64_t PrepareChunk(uint64_t first_i, uint64_t max_ops, size_t max_bytes, uint64_t multiple) {
+    chunk_.clear();
+    ycsb_chunk_.clear();
+    arena_.Reset();
+    if (multiple == 0) multiple = 1;
+    // Room for the descriptors at once (no copies as the chunk grows); a
+    // page not written is not resident, so over-reserving costs nothing.
+    chunk_.reserve(static_cast<size_t>(std::min<uint64_t>(max_ops, max_bytes / OpBytes() + 1)));
+    if (layout_) ycsb_chunk_.reserve(chunk_.capacity());
+    for (uint64_t j = 0; j < max_ops; ++j) {
+      const OpKind kind = Generate(first_i + j);
+      const bool value = WritesValue(kind);
+      const size_t end_len = kind == OpKind::kScan && has_end_ ? end_key_.size() : 0;
+      const size_t value_len = value ? value_.size() : 0;
+      char* p = arena_.Allocate(key_.size() + end_len + value_len);
+      std::memcpy(p, key_.data(), key_.size());
+      if (end_len > 0) std::memcpy(p + key_.size(), end_key_.data(), end_len);
+      if (value_len > 0) std::memcpy(p + key_.size() + end_len, value_.data(), value_len);
+      chunk_.push_back({p, static_cast<uint32_t>(key_.size()), static_cast<uint32_t>(end_len),
+                        static_cast<uint32_t>(value_len), kind, has_end_});
+      if (layout_) ycsb_chunk_.push_back({value_index_, value_version_, scan_options_.limit, field_});
+      if ((j + 1) % multiple == 0 &&
+          arena_.in_use() + chunk_.size() * OpBytes() >= max_bytes) {
+        break;
+      }
+    }
+    buffer_peak_ = std::max(buffer_peak_, arena_.in_use() + chunk_.size() * OpBytes());
+    return chunk_.size();
+  }
+
+  OpKind Load(uint64_t j) {
+    const PreparedOp& op = chunk_[j];
+    cur_key_ = Slice(op.bytes, op.key_len);
+    cur_end_ = Slice(op.bytes + op.key_len, op.end_len);
+    cur_value_ = Slice(op.bytes + op.key_len + op.end_len, op.value_len);
+    has_end_ = op.has_end;
+    if (layout_) {
+      const PreparedYcsb& y = ycsb_chunk_[j];
+      value_index_ = y.value_index;
+      value_version_ = y.value_version;
+      scan_options_.limit = y.scan_limit;
+      field_ = y.field;
+    }
+    return op.kind;
+  }
+
+  // After the chunk's timed span: the stream digest over the operations of
+  // it that ran (hashing them is kvbench's work, so it is done here, not
+  // between the calls).
+  void EndChunk(uint64_t ran) {
+    for (uint64_t j = 0; j < ran && j < chunk_.size(); ++j) {
+      const PreparedOp& op = chunk_[j];
+      digest_ = MixStream(digest_, static_cast<int>(op.kind), Slice(op.bytes, op.key_len));
+    }
+  }
+
+  uint64_t digest() const { return digest_; }
+  size_t buffer_bytes() const { return buffer_peak_; }
 
   Status Apply(OpKind kind, Session* session) { return Execute(kind, session); }
 
@@ -224,6 +370,20 @@ class OperationStream::Impl {
     return WriteYcsbUpdate(read, session);
   }
   bool RmwWrote() const { return rmw_wrote_; }
+
+  // Operation i into key_, end_key_ and value_ (and the digest).
+  OpKind Generate(uint64_t i) {
+    const OpKind kind = NextKind();
+    PrepareKeys(kind, i);
+    if (spec_.table_per_thread) key_.insert(0, table_prefix_);
+    return kind;
+  }
+
+  // Whether an operation of this kind carries bytes to write (a whole
+  // value, or a YCSB field's new bytes).
+  static bool WritesValue(OpKind kind) {
+    return kind == OpKind::kInsert || kind == OpKind::kUpdate || kind == OpKind::kRmw;
+  }
 
   bool IsWrite() const {
     return is_mix_ || fixed_kind_ == OpKind::kInsert || fixed_kind_ == OpKind::kUpdate ||
@@ -317,7 +477,7 @@ class OperationStream::Impl {
       } else if (kind == OpKind::kUpdate && spec_.ycsb->write_all_fields) {
         layout_->Record(value_index_, value_version_, &value_);
       } else if (kind == OpKind::kUpdate || kind == OpKind::kRmw) {
-        layout_->Field(value_index_, value_version_, field_, &field_bytes_);
+        layout_->Field(value_index_, value_version_, field_, &value_);
       }
       return;
     }
@@ -326,26 +486,29 @@ class OperationStream::Impl {
     }
   }
 
+  // The current operation: cur_key_, cur_end_ and cur_value_ point into the
+  // prepared chunk (or at key_, end_key_ and value_ when live); what the
+  // engine returns goes to read_.
   Status Execute(OpKind kind, Session* session) {
     if (layout_) return ExecuteYcsb(kind, session);
     switch (kind) {
       case OpKind::kInsert:
       case OpKind::kUpdate:
-        return session->Put(key_, value_);
+        return session->Put(cur_key_, cur_value_);
       case OpKind::kDelete:
-        return session->Delete(key_);
+        return session->Delete(cur_key_);
       case OpKind::kGet:
-        return session->Get(key_, &value_);
+        return session->Get(cur_key_, &read_);
       case OpKind::kRmw: {
-        Status s = session->Get(key_, &read_);
+        Status s = session->Get(cur_key_, &read_);
         if (!s.ok() && !s.IsNotFound()) return s;
         read_bytes_ = s.ok() ? read_.size() : 0;
-        return session->Put(key_, value_);
+        return session->Put(cur_key_, cur_value_);
       }
       case OpKind::kScan:
-        visitor_.Reset(end_key_, scan_shape_ == ScanShape::kRange && has_end_,
+        visitor_.Reset(cur_end_, scan_shape_ == ScanShape::kRange && has_end_,
                        scan_options_.direction == ScanDirection::kBackward);
-        return session->Scan(key_, scan_options_, &visitor_, nullptr);
+        return session->Scan(cur_key_, scan_options_, &visitor_, nullptr);
       default:
         return Status::OK();
     }
@@ -359,11 +522,11 @@ class OperationStream::Impl {
   Status ExecuteYcsb(OpKind kind, Session* session) {
     switch (kind) {
       case OpKind::kInsert:
-        return session->Put(key_, value_);
+        return session->Put(cur_key_, cur_value_);
       case OpKind::kGet:
-        return session->Get(key_, &value_);
+        return session->Get(cur_key_, &read_);
       case OpKind::kUpdate: {
-        if (spec_.ycsb->write_all_fields) return session->Put(key_, value_);
+        if (spec_.ycsb->write_all_fields) return session->Put(cur_key_, cur_value_);
         const Status s = ReadYcsbRecord(session);
         if (!s.ok() && !s.IsNotFound()) return s;
         return WriteYcsbUpdate(s, session);
@@ -371,16 +534,16 @@ class OperationStream::Impl {
       case OpKind::kRmw:  // its read; ApplyRmwWrite does the rest
         return ReadYcsbRecord(session);
       case OpKind::kScan:
-        visitor_.Reset(end_key_, false, false);
-        return session->Scan(key_, scan_options_, &visitor_, nullptr);
+        visitor_.Reset(cur_end_, false, false);
+        return session->Scan(cur_key_, scan_options_, &visitor_, nullptr);
       default:
         return Status::OK();
     }
   }
 
   Status ReadYcsbRecord(Session* session) {
-    const Status s = session->Get(key_, &value_);
-    read_bytes_ = s.ok() ? value_.size() : 0;
+    const Status s = session->Get(cur_key_, &read_);
+    read_bytes_ = s.ok() ? read_.size() : 0;
     return s;
   }
 
@@ -389,13 +552,14 @@ class OperationStream::Impl {
   Status WriteYcsbUpdate(const Status& read, Session* session) {
     bool replaced = false;
     if (read.ok() && !spec_.ycsb->write_all_fields) {
-      // The field's new bytes were made before the call; replacing them in
-      // the record just read is the "modify" of this operation.
-      replaced = layout_->ReplaceField(field_, field_bytes_, &value_);
+      // The field's new bytes (cur_value_) were made before the call;
+      // replacing them in the record just read is the "modify" of this
+      // operation.
+      replaced = layout_->ReplaceField(field_, cur_value_, &read_);
     }
     // A missing record, or writeallfields: the whole record.
-    if (!replaced) layout_->Record(value_index_, value_version_, &value_);
-    return session->Put(key_, value_);
+    if (!replaced) layout_->Record(value_index_, value_version_, &read_);
+    return session->Put(cur_key_, read_);
   }
 
   uint64_t NextScanLength() {
@@ -410,7 +574,7 @@ class OperationStream::Impl {
     if (s.ok()) {
       if (kind == OpKind::kGet || kind == OpKind::kRmw || kind == OpKind::kRmwRead) {
         ++w.found;
-        w.bytes_returned += kind == OpKind::kGet ? value_.size() : read_bytes_;
+        w.bytes_returned += kind == OpKind::kGet ? read_.size() : read_bytes_;
       } else if (kind == OpKind::kScan) {
         w.rows += scan_shape_ == ScanShape::kSkip ? (visitor_.rows() > spec_.skip ? visitor_.rows() - spec_.skip : 0)
                                      : visitor_.rows();
@@ -460,7 +624,6 @@ class OperationStream::Impl {
   // YCSB phases: records and scan lengths.
   std::optional<YcsbRecordLayout> layout_;
   std::optional<datasets::ZipfianGenerator> scan_lengths_;
-  std::string field_bytes_;
   uint32_t field_ = 0;
   size_t read_bytes_ = 0;
   Status rmw_read_;         // a split READ-MODIFY-WRITE's read
@@ -469,9 +632,18 @@ class OperationStream::Impl {
   std::vector<std::pair<double, OpKind>> mix_;
   ScanOptions scan_options_;
   CountingVisitor visitor_;
+  // Live generation's output (and the generator's scratch when preparing).
   std::string key_, end_key_, value_;
-  std::string read_;  // a read-modify-write's read (value_ holds what it writes)
+  // The current operation (see Execute).
+  Slice cur_key_, cur_end_, cur_value_;
+  std::string read_;  // what a get (or a read-modify-write's read) returned
   bool has_end_ = false;
+  size_t OpBytes() const { return sizeof(PreparedOp) + (layout_ ? sizeof(PreparedYcsb) : 0); }
+  std::vector<PreparedOp> chunk_;
+  std::vector<PreparedYcsb> ycsb_chunk_;
+  ByteArena arena_;
+  size_t buffer_peak_ = 0;
+  uint64_t digest_ = 0;  // over the operations run so far
   uint64_t value_index_ = 0;
   uint64_t value_version_ = 0;
   uint64_t inserts_ = 0;
@@ -483,7 +655,15 @@ OperationStream::OperationStream(const WorkerPlan& plan, int thread_index)
     : impl_(std::make_unique<Impl>(plan, thread_index)) {}
 OperationStream::~OperationStream() = default;
 OpKind OperationStream::Next(uint64_t i) { return impl_->Next(i); }
-Slice OperationStream::key() const { return impl_->key(); }
+bool OperationStream::CanPrepare() const { return impl_->CanPrepare(); }
+uint64_t OperationStream::PrepareChunk(uint64_t first_i, uint64_t max_ops, size_t max_bytes,
+                                       uint64_t multiple) {
+  return impl_->PrepareChunk(first_i, max_ops, max_bytes, multiple);
+}
+OpKind OperationStream::Load(uint64_t j) { return impl_->Load(j); }
+void OperationStream::EndChunk(uint64_t ran) { impl_->EndChunk(ran); }
+uint64_t OperationStream::digest() const { return impl_->digest(); }
+size_t OperationStream::buffer_bytes() const { return impl_->buffer_bytes(); }
 Status OperationStream::Apply(OpKind kind, Session* session) { return impl_->Apply(kind, session); }
 bool OperationStream::Count(OpKind kind, const Status& s, WorkerResult* out) {
   return impl_->Count(kind, s, out);

@@ -3,8 +3,18 @@
 // Session. It reads no clock and keeps no histogram: the timed driver
 // (PhaseWorker) paces, times and records; this decides and applies.
 //
-// Per call, the driver does: kind = Next(i) (keys and values prepared, not
-// timed); [clock] Apply(kind, session) [clock]; Count(kind, status, out).
+// Two ways to drive it, giving the same operations and the same digest:
+//
+//   prepared (the default): PrepareChunk() generates the next chunk of
+//     operations (kinds, keys, values, scan limits) into memory, untimed;
+//     the driver then takes them in order: kind = Load(j); [clock]
+//     Apply(kind, session) [clock]; Count(kind, status, out). Between calls
+//     the driver's own work is a load from the chunk: key generation (some
+//     400 ns for URL keys) is out of the timed span altogether.
+//   live: kind = Next(i) generates operation i in place (not timed, but
+//     inside the wall span). Needed where an operation depends on what the
+//     other threads did so far (YCSB mixes with inserts read only keys
+//     every thread has inserted: WorkerPlan::insert_counts).
 #pragma once
 
 #include <array>
@@ -82,6 +92,10 @@ struct WorkerPlan {
   // `-s` status lines: where this worker publishes each closed interval
   // (status_reporter.h); null when nobody asked.
   StatusFeed* status_feed = nullptr;
+  // The memory this worker may use for prepared operations (keys, values
+  // and their descriptors); a longer phase runs in chunks that fit it.
+  // 0: generate each operation in the loop (live).
+  size_t buffer_bytes = 0;
 };
 
 // Per-thread results, merged by the executor after all workers finished.
@@ -109,11 +123,29 @@ class OperationStream {
   OperationStream(const WorkerPlan& plan, int thread_index);
   ~OperationStream();
 
-  // Decides operation i (0-based within this thread) and prepares its keys
-  // and values. Not timed.
+  // Whether the plan lets this stream prepare its operations ahead (see
+  // the top of this file): false for live streams.
+  bool CanPrepare() const;
+  // Generates operations first_i, first_i + 1, ... (0-based within this
+  // thread), at most `max_ops` of them, stopping early once the chunk holds
+  // `max_bytes` (only after a multiple of `multiple` operations, so batches
+  // never straddle two chunks). Replaces the previous chunk. Not timed.
+  // Returns how many it made (at least one when max_ops > 0).
+  uint64_t PrepareChunk(uint64_t first_i, uint64_t max_ops, size_t max_bytes, uint64_t multiple);
+  // Makes prepared operation j of the chunk the current one.
+  OpKind Load(uint64_t j);
+  // After a chunk's timed span: the first `ran` operations of it ran (adds
+  // them to the digest).
+  void EndChunk(uint64_t ran);
+  // Live streams: decides operation i and makes it the current one. Not timed.
   OpKind Next(uint64_t i);
-  // The prepared operation's key (for the stream digest).
-  Slice key() const;
+  // The hash of the operation stream (kinds and keys) of the operations run
+  // (live: up to the current one; prepared: up to the last EndChunk), the
+  // same whichever way the stream was driven.
+  uint64_t digest() const;
+  // The bytes the prepared chunk holds at its largest (counted apart from
+  // the engine's memory).
+  size_t buffer_bytes() const;
   // Applies the prepared operation: the engine calls, and nothing else. For
   // a YCSB READ-MODIFY-WRITE (SplitsRmw()), only its read.
   Status Apply(OpKind kind, Session* session);

@@ -64,6 +64,43 @@ class ProgressWatcher {
   std::thread thread_;
 };
 
+// The memory for prepared operations over all client threads
+// (Measurement::op_buffer_mib; unset: 1/16 of the machine's, at most 1 GiB).
+size_t OpBufferBytes(const Measurement& m) {
+  if (m.op_buffer_mib) return static_cast<size_t>(*m.op_buffer_mib * 1024 * 1024);
+  const long pages = ::sysconf(_SC_PHYS_PAGES);
+  const long page = ::sysconf(_SC_PAGESIZE);
+  const size_t machine = pages > 0 && page > 0 ? static_cast<size_t>(pages) * static_cast<size_t>(page)
+                                               : size_t{1} << 30;
+  return std::min(machine / 16, size_t{1} << 30);
+}
+
+// Where the client threads meet between chunks (phase_worker.h): the last
+// to arrive runs `between` (with every other thread waiting), then all go
+// on. Waiting threads yield, as the start of a phase always did: a chunk
+// starts when `between` says, and a thread asleep in a futex would wake
+// tens of microseconds into it.
+class ChunkBarrier {
+ public:
+  explicit ChunkBarrier(int threads) : threads_(threads) {}
+  template <typename Between>
+  void ArriveAndWait(Between between) {
+    const uint64_t generation = generation_.load(std::memory_order_acquire);
+    if (arrived_.fetch_add(1, std::memory_order_acq_rel) + 1 == threads_) {
+      between();
+      arrived_.store(0, std::memory_order_relaxed);
+      generation_.store(generation + 1, std::memory_order_release);
+      return;
+    }
+    while (generation_.load(std::memory_order_acquire) == generation) std::this_thread::yield();
+  }
+
+ private:
+  const int threads_;
+  std::atomic<int> arrived_{0};
+  std::atomic<uint64_t> generation_{0};
+};
+
 }  // namespace
 
 std::string UnsupportedReason(const PhaseSpec& spec, const Capabilities& caps) {
@@ -241,7 +278,12 @@ Status PhaseExecutor::RunRepetition(const PhaseSpec& spec, size_t phase_index, i
   const ResourceSnapshot after = TakeResourceSnapshot();
   out->cpu_user_s = after.cpu_user_s - before.cpu_user_s;
   out->cpu_sys_s = after.cpu_sys_s - before.cpu_sys_s;
+  // The prepared operations' buffers are resident through the whole span:
+  // counted apart (op_buffer_bytes), not as the engine's memory.
   out->peak_rss_bytes = PeakRssBytes();
+  if (out->op_buffer_bytes) {
+    out->peak_rss_bytes -= std::min(out->peak_rss_bytes, *out->op_buffer_bytes);
+  }
   if (before.read_bytes && after.read_bytes) out->bytes_read = *after.read_bytes - *before.read_bytes;
   // A writing phase is followed (untimed) by the engine's Sync(), so the
   // bytes written and the sizes are those that reached the files: an engine
@@ -308,24 +350,21 @@ Status PhaseExecutor::RunRecreate(uint64_t count, results::Repetition* out) {
   return s.WithContext("recreate");
 }
 
-Status PhaseExecutor::RunWorkers(const PhaseSpec& spec, uint64_t seed, const MatrixPoint& point,
-                                 uint64_t count, bool measured, results::Repetition* out,
-                                 bool* unsupported) {
-  const int threads = point.threads;
-  Adapter* adapter = engine_->adapter();
+WorkerPlan PhaseExecutor::BaseWorkerPlan(const PhaseSpec& spec, uint64_t seed,
+                                         const MatrixPoint& point, bool measured) const {
   WorkerPlan base;
   base.spec = &spec;
   base.keys = in_.keys;
   base.values = in_.values;
   base.seed = seed;
-  base.threads = threads;
+  base.threads = point.threads;
   base.target_ops = point.target;
   base.present = engine_->present;
   base.insert_base = spec.ycsb && spec.ycsb->first_insert ? *spec.ycsb->first_insert
                                                           : engine_->present;
   base.duration_s = measured ? spec.duration_s : 0;
   base.sync_each_commit = spec.sync == CommitSync::kCommit;
-  base.adapter = adapter;
+  base.adapter = engine_->adapter();
   const Measurement& measurement = in_.workload->measurement;
   if (measured) {
     base.interval_max_ns = static_cast<uint64_t>(measurement.interval_s * 1e9);
@@ -334,13 +373,167 @@ Status PhaseExecutor::RunWorkers(const PhaseSpec& spec, uint64_t seed, const Mat
             ? base.interval_max_ns
             : std::max<uint64_t>(1, base.interval_max_ns / kNarrowestIntervalDivisor);
   }
+  // Each thread's share of the memory for prepared operations (at least
+  // 64 KiB; 0 asks for live generation).
+  const size_t budget = OpBufferBytes(measurement);
+  base.buffer_bytes =
+      budget == 0 ? 0 : std::max<size_t>(budget / static_cast<size_t>(point.threads), 64 << 10);
+  return base;
+}
 
+namespace {
+
+// Runs the clients' chunks (phase_worker.h): every client prepares its next
+// chunk untimed, they meet, and the chunk runs from a common start. The span
+// clock (the phase's timed time) stops between chunks: chunk k starts on it
+// where chunk k - 1 ended (the last client's end), so the wall span is the
+// sum of the chunks' spans. Returns the span clock's start.
+uint64_t RunInChunks(const std::vector<std::unique_ptr<PhaseWorker>>& workers,
+                     const std::vector<std::unique_ptr<Session>>& sessions) {
+  const CycleClock& clock = CycleClock::Get();
+  const int threads = static_cast<int>(workers.size());
+  uint64_t start_ticks = 0;  // the span clock's start: the first chunk's real start
+  uint64_t chunk_start = 0;  // span clock at the current chunk's start
+  uint64_t real_start = 0;   // CycleClock at the current chunk's start
+  bool first_chunk = true;
+  bool stop = false;
+  std::vector<char> has_work(workers.size(), 0);
+  // Run by the last client to arrive, the others waiting: where the next
+  // chunk starts, or that there is none.
+  const auto between_chunks = [&] {
+    uint64_t end = start_ticks;
+    for (const auto& w : workers) end = std::max(end, w->end_ticks());
+    stop = std::none_of(has_work.begin(), has_work.end(), [](char c) { return c != 0; });
+    if (stop) return;
+    real_start = clock.Now();
+    if (first_chunk) {
+      start_ticks = real_start;
+      end = real_start;
+      first_chunk = false;
+    }
+    chunk_start = end;
+  };
+  ChunkBarrier barrier(threads);
+  const auto client = [&](size_t t) {
+    for (;;) {
+      has_work[t] = workers[t]->Prepare() ? 1 : 0;
+      barrier.ArriveAndWait(between_chunks);
+      if (stop) return;
+      if (has_work[t]) workers[t]->RunChunk(sessions[t].get(), start_ticks, chunk_start, real_start);
+    }
+  };
+  // One client runs on this thread itself: a thread of its own would give
+  // the engine's allocations a fresh malloc arena per phase (a new heap to
+  // fault in and mprotect as it grows), a cost a single-threaded program
+  // does not pay. More clients each get a thread.
+  if (threads == 1) {
+    client(0);
+    return start_ticks;
+  }
+  std::vector<std::thread> pool;
+  for (size_t t = 0; t < workers.size(); ++t) pool.emplace_back(client, t);
+  for (auto& th : pool) th.join();
+  return start_ticks;
+}
+
+// The clients' results together: histograms, counters, digests (in thread
+// order); the wall span ends when the last client's last operation ended.
+struct MergedClients {
+  WorkerResult merged;
+  uint64_t digest = 0x6b7662656e6368ULL;
+  uint64_t end_ticks = 0;
+  uint64_t busy_ticks = 0;
+  uint64_t buffer_bytes = 0;
+  Status first_error;
+  bool unsupported = false;
+  std::vector<const IntervalRecorder*> intervals;
+};
+
+MergedClients MergeClients(const std::vector<std::unique_ptr<PhaseWorker>>& workers,
+                           uint64_t start_ticks) {
+  MergedClients m;
+  m.end_ticks = start_ticks;
+  for (const auto& w : workers) {
+    const WorkerResult& r = w->result();
+    for (size_t k = 0; k < m.merged.latency.size(); ++k) {
+      m.merged.latency[k].Merge(r.latency[k]);
+      AddWork(r.work[k], &m.merged.work[k]);
+    }
+    m.merged.pacing_lateness.Merge(r.pacing_lateness);
+    m.merged.ops += r.ops;
+    m.end_ticks = std::max(m.end_ticks, r.end_ticks);
+    m.buffer_bytes += w->buffer_bytes();
+    m.busy_ticks += r.busy_ticks;
+    m.digest = datasets::Mix64(m.digest ^ r.digest) + 1;
+    if (m.first_error.ok() && !r.first_error.ok()) m.first_error = r.first_error;
+    m.unsupported |= r.unsupported;
+    if (r.intervals.on()) m.intervals.push_back(&r.intervals);
+  }
+  return m;
+}
+
+// A measured repetition's figures from its clients' merged results.
+//
+// ops/s = operations / wall span (results::Repetition::seconds), as YCSB
+// and db_bench: the rate the run achieved. The time inside the engine's
+// calls is kept beside it as the mean over threads of each thread's own,
+// not the busiest thread's: with an engine that serialises calls, the
+// other threads' calls fill one thread's time between calls, and only the
+// mean then comes out close to the wall span (the harness share near 0),
+// where a figure over the busiest thread's calls would claim a rate the
+// engine cannot reach.
+void FillRepetition(const MergedClients& m, uint64_t start_ticks, int threads,
+                    const std::vector<ReportedOp>& reported, bool hdrhistogram,
+                    std::chrono::system_clock::time_point unix0, results::Repetition* out) {
+  const CycleClock& clock = CycleClock::Get();
+  const uint64_t span_ticks = m.end_ticks - start_ticks;
+  const double seconds = static_cast<double>(clock.ToNs(span_ticks)) / 1e9;
+  out->seconds = seconds;
+  out->engine_seconds = static_cast<double>(clock.ToNs(m.busy_ticks)) / 1e9 / threads;
+  for (const ReportedOp& op : reported) {
+    LatencyHistogram latency;
+    results::WorkCounts work;
+    for (size_t k = 0; k < kOpKinds; ++k) {
+      if ((op.kinds & (1u << k)) == 0) continue;
+      latency.Merge(m.merged.latency[k]);
+      AddWork(m.merged.work[k], &work);
+    }
+    const bool all = &op == &reported.front();
+    if (all) work.stream_digest = HexU64(m.digest);
+    if (!all && latency.count() == 0) continue;
+    out->ops.push_back(MakeOpFigures(op.name, all ? m.merged.ops : latency.count(), seconds,
+                                     latency, work));
+  }
+  if (!m.intervals.empty()) {
+    std::vector<ReportedOp> series_ops;
+    for (const ReportedOp& op : reported) {
+      const bool shown = std::any_of(out->ops.begin(), out->ops.end(),
+                                     [&](const results::OpFigures& f) { return f.op == op.name; });
+      if (shown) series_ops.push_back(op);
+    }
+    out->time_series = BuildTimeSeries(m.intervals, series_ops, span_ticks, clock.ns_per_tick(),
+                                       seconds, hdrhistogram);
+    out->time_series->start_unix_s =
+        std::chrono::duration<double>(unix0.time_since_epoch()).count();
+  }
+  if (m.buffer_bytes > 0) out->op_buffer_bytes = m.buffer_bytes;
+  if (m.merged.pacing_lateness.count() > 0) {
+    out->pacing_lateness = m.merged.pacing_lateness.Summarize();
+  }
+}
+
+}  // namespace
+
+Status PhaseExecutor::RunWorkers(const PhaseSpec& spec, uint64_t seed, const MatrixPoint& point,
+                                 uint64_t count, bool measured, results::Repetition* out,
+                                 bool* unsupported) {
+  const int threads = point.threads;
+  WorkerPlan base = BaseWorkerPlan(spec, seed, point, measured);
   std::unique_ptr<PaddedCounter[]> insert_counts;
   if (spec.ycsb && spec.proportions.contains("insert")) {
     insert_counts = std::make_unique<PaddedCounter[]>(static_cast<size_t>(threads));
     base.insert_counts = insert_counts.get();
   }
-
   std::vector<WorkerPlan> plans(static_cast<size_t>(threads), base);
   std::vector<std::unique_ptr<StatusFeed>> feeds;
   if (in_.status != nullptr && measured) {
@@ -357,27 +550,11 @@ Status PhaseExecutor::RunWorkers(const PhaseSpec& spec, uint64_t seed, const Mat
                            (static_cast<uint64_t>(t) < count % static_cast<uint64_t>(threads));
     plans[ti].ops_per_thread = share;
     plans[ti].phase_ops = count;
-    KVBENCH_RETURN_IF_ERROR(
-        adapter->NewSession(&sessions[ti]).WithContext(engine_->name() + ": new session"));
+    KVBENCH_RETURN_IF_ERROR(engine_->adapter()->NewSession(&sessions[ti]).WithContext(
+        engine_->name() + ": new session"));
     workers.push_back(std::make_unique<PhaseWorker>(plans[ti], t));
   }
 
-  const CycleClock& clock = CycleClock::Get();
-  std::atomic<bool> go{false};
-  std::atomic<uint64_t> start_ticks{0};
-  // One client runs on this thread itself: a thread of its own would give
-  // the engine's allocations a fresh malloc arena per phase (a new heap to
-  // fault in and mprotect as it grows), a cost a single-threaded program
-  // does not pay. More clients each get a thread.
-  const bool inline_client = threads == 1;
-  std::vector<std::thread> pool;
-  for (int t = 0; t < threads && !inline_client; ++t) {
-    pool.emplace_back([&, t] {
-      while (!go.load(std::memory_order_acquire)) std::this_thread::yield();
-      workers[static_cast<size_t>(t)]->Run(sessions[static_cast<size_t>(t)].get(),
-                                           start_ticks.load(std::memory_order_relaxed));
-    });
-  }
   const std::vector<ReportedOp> reported = ReportedOps(spec);
   std::optional<StatusReporter> status;
   if (!feeds.empty()) {
@@ -387,8 +564,7 @@ Status PhaseExecutor::RunWorkers(const PhaseSpec& spec, uint64_t seed, const Mat
   }
   const auto wall0 = SteadyClock::now();
   const auto unix0 = std::chrono::system_clock::now();
-  start_ticks.store(clock.Now(), std::memory_order_relaxed);
-  go.store(true, std::memory_order_release);
+  uint64_t start_ticks = 0;
   {
     std::optional<ProgressWatcher> watcher;
     if (in_.progress != nullptr && measured) {
@@ -398,16 +574,13 @@ Status PhaseExecutor::RunWorkers(const PhaseSpec& spec, uint64_t seed, const Mat
         in_.progress->Draw(sum, SecondsSince(wall0));
       });
     }
-    if (inline_client) {
-      go.store(true, std::memory_order_release);
-      workers[0]->Run(sessions[0].get(), start_ticks.load(std::memory_order_relaxed));
-    }
-    for (auto& th : pool) th.join();
+    start_ticks = RunInChunks(workers, sessions);
     if (watcher) watcher->Stop();
   }
   if (status) status->Stop();
   // Each client's session is closed after the span and timed on its own
   // (YCSB's [CLEANUP]: one DB cleanup per client thread).
+  const CycleClock& clock = CycleClock::Get();
   LatencyHistogram cleanup;
   for (auto& session : sessions) {
     const uint64_t c0 = clock.Now();
@@ -416,78 +589,18 @@ Status PhaseExecutor::RunWorkers(const PhaseSpec& spec, uint64_t seed, const Mat
   }
   sessions.clear();
 
-  // Merge per-thread results: histograms, counters, digests (in thread order);
-  // the wall span ends when the last worker's last operation ended.
-  WorkerResult merged;
-  uint64_t digest = 0x6b7662656e6368ULL;
-  uint64_t end_ticks = start_ticks.load();
-  uint64_t busy_ticks = 0;
-  Status first_error;
-  std::vector<const IntervalRecorder*> intervals;
-  for (const auto& w : workers) {
-    const WorkerResult& r = w->result();
-    for (size_t k = 0; k < merged.latency.size(); ++k) {
-      merged.latency[k].Merge(r.latency[k]);
-      AddWork(r.work[k], &merged.work[k]);
-    }
-    merged.pacing_lateness.Merge(r.pacing_lateness);
-    merged.ops += r.ops;
-    end_ticks = std::max(end_ticks, r.end_ticks);
-    busy_ticks += r.busy_ticks;
-    digest = datasets::Mix64(digest ^ r.digest) + 1;
-    if (first_error.ok() && !r.first_error.ok()) first_error = r.first_error;
-    if (r.unsupported) *unsupported = true;
-    if (r.intervals.on()) intervals.push_back(&r.intervals);
-  }
+  const MergedClients m = MergeClients(workers, start_ticks);
+  if (m.unsupported) *unsupported = true;
   // Inserted keys stay present for the following phases (warm-up inserts too).
   // Threads interleave, so the phase inserted [insert_base, insert_base + n).
   engine_->present = std::max(
       engine_->present,
-      base.insert_base + merged.latency[static_cast<size_t>(OpKind::kInsert)].count());
-  if (!measured) return first_error;
-
-  // ops/s = operations / wall span (results::Repetition::seconds), as YCSB
-  // and db_bench: the rate the run achieved. The time inside the engine's
-  // calls is kept beside it as the mean over threads of each thread's own,
-  // not the busiest thread's: with an engine that serialises calls, the
-  // other threads' calls fill one thread's time between calls, and only the
-  // mean then comes out close to the wall span (the harness share near 0),
-  // where a figure over the busiest thread's calls would claim a rate the
-  // engine cannot reach.
-  const uint64_t span_ticks = end_ticks - start_ticks.load();
-  const double seconds = static_cast<double>(clock.ToNs(span_ticks)) / 1e9;
-  out->seconds = seconds;
-  out->engine_seconds = static_cast<double>(clock.ToNs(busy_ticks)) / 1e9 / threads;
-  for (const ReportedOp& op : reported) {
-    LatencyHistogram latency;
-    results::WorkCounts work;
-    for (size_t k = 0; k < kOpKinds; ++k) {
-      if ((op.kinds & (1u << k)) == 0) continue;
-      latency.Merge(merged.latency[k]);
-      AddWork(merged.work[k], &work);
-    }
-    const bool all = &op == &reported.front();
-    if (all) work.stream_digest = HexU64(digest);
-    if (!all && latency.count() == 0) continue;
-    out->ops.push_back(MakeOpFigures(op.name, all ? merged.ops : latency.count(), seconds,
-                                     latency, work));
-  }
-  if (!intervals.empty()) {
-    std::vector<ReportedOp> series_ops;
-    for (const ReportedOp& op : reported) {
-      const bool shown = std::any_of(out->ops.begin(), out->ops.end(),
-                                     [&](const results::OpFigures& f) { return f.op == op.name; });
-      if (shown) series_ops.push_back(op);
-    }
-    out->time_series = BuildTimeSeries(intervals, series_ops, span_ticks,
-                                       clock.ns_per_tick(), seconds,
-                                       measurement.hdrhistogram);
-    out->time_series->start_unix_s =
-        std::chrono::duration<double>(unix0.time_since_epoch()).count();
-  }
+      base.insert_base + m.merged.latency[static_cast<size_t>(OpKind::kInsert)].count());
+  if (!measured) return m.first_error;
+  FillRepetition(m, start_ticks, threads, reported, in_.workload->measurement.hdrhistogram, unix0,
+                 out);
   if (cleanup.count() > 0) out->session_cleanup = cleanup.Summarize();
-  if (merged.pacing_lateness.count() > 0) out->pacing_lateness = merged.pacing_lateness.Summarize();
-  return first_error;
+  return m.first_error;
 }
 
 }  // namespace kvbench::runner

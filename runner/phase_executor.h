@@ -9,6 +9,7 @@
 #include <string>
 
 #include "adapters/adapter.h"
+#include "runner/operation_stream.h"
 #include "runner/record_phase.h"
 #include "results/results.h"
 #include "runner/progress_display.h"
@@ -77,7 +78,7 @@ class PhaseExecutor {
   // reason, a missing capability status "unsupported".
   results::PhaseRun Run(const PhaseSpec& spec, size_t phase_index, const MatrixPoint& point);
 
-  // A shard's setup (runner/shard_plan.h): repetition `rep` of the phase at
+  // A shard's setup (runner/engine_schedule.h): repetition `rep` of the phase at
   // `point` for the state it leaves, unthrottled (the same operations, not
   // paced), unrecorded, no progress drawn. A phase the engine cannot run does
   // nothing, as in Run. Returns the repetition's error.
@@ -88,6 +89,9 @@ class PhaseExecutor {
                        const MatrixPoint& point, results::Repetition* out, bool* unsupported);
   Status RunSingleCall(PhaseOp op, results::Repetition* out);
   Status RunRecreate(uint64_t count, results::Repetition* out);
+  // What every client of a stream phase shares (phase_worker.h).
+  WorkerPlan BaseWorkerPlan(const PhaseSpec& spec, uint64_t seed, const MatrixPoint& point,
+                            bool measured) const;
   // `measured` false: a warm-up pass, nothing recorded.
   Status RunWorkers(const PhaseSpec& spec, uint64_t seed, const MatrixPoint& point,
                     uint64_t count, bool measured, results::Repetition* out, bool* unsupported);

@@ -12,6 +12,19 @@
 // when an operation ends past the interval (interval_recorder.h), which also
 // keeps WorkerResult::latency whole; one comparison per operation otherwise.
 //
+// Chunks: before its timed span, the worker generates its operations into
+// memory (OperationStream::PrepareChunk; WorkerPlan::buffer_bytes bounds it),
+// so generating keys and values, hashing the stream and choosing from the
+// distributions are out of the wall span; what is left between calls is
+// loading the next prepared operation and recording the last one. A phase
+// longer than the buffer runs in chunks: every worker prepares its next
+// chunk untimed, the workers meet at a barrier (the executor's), and the
+// chunks' spans add up to the phase's wall span. Times are kept on a
+// "span clock" that stops between chunks: real ticks minus the time spent
+// between chunks, so intervals, deadlines and pacing see one continuous
+// span. A live stream (operation_stream.h) runs as one chunk, generating
+// each operation in the loop.
+//
 // Timing: unthrottled, an operation's latency runs from just before the call
 // to just after it. Under a target rate, operation i of a thread is due at
 // start + i * interval and its latency runs from that intended start, so a
@@ -38,6 +51,7 @@
 #include <cstdint>
 #include <memory>
 
+#include "runner/cycle_clock.h"
 #include "runner/operation_stream.h"
 
 namespace kvbench::runner {
@@ -47,9 +61,23 @@ class PhaseWorker {
   PhaseWorker(const WorkerPlan& plan, int thread_index);
   ~PhaseWorker();
 
-  // Runs the loop on the calling thread with `session`. `start_ticks` is the
-  // common start (CycleClock ticks) for target-rate schedules.
+  // Prepares the next chunk (untimed). False when the worker has nothing
+  // left to run (its operations done, its deadline passed, or an error).
+  bool Prepare();
+  // Runs the prepared chunk on the calling thread with `session`.
+  // `phase_start` is the span clock's start (the common start of the phase,
+  // CycleClock ticks); `chunk_start` the span clock at this chunk's start;
+  // `real_start` the CycleClock when the chunk starts (the span clock reads
+  // real ticks minus real_start - chunk_start).
+  void RunChunk(Session* session, uint64_t phase_start, uint64_t chunk_start, uint64_t real_start);
+  // All chunks on the calling thread, alone (one client; benches): the
+  // phase starts on the span clock at `start_ticks`.
   void Run(Session* session, uint64_t start_ticks);
+
+  // The span clock when this worker's last operation ended.
+  uint64_t end_ticks() const { return result_.end_ticks; }
+  // The memory the prepared chunks took at their largest.
+  size_t buffer_bytes() const { return stream_.buffer_bytes(); }
 
   const WorkerResult& result() const { return result_; }
   // Operations done so far (for progress display; written with relaxed stores
@@ -59,9 +87,30 @@ class PhaseWorker {
  private:
   // Commits the open batch; adds the call's ticks to *busy.
   bool Commit(Session* session, uint64_t* busy);
-  // Ends the open interval at `now` (its histograms go to result_.intervals
-  // and result_.latency) and publishes it to the status feed.
+  // Ends the open interval at `now` (span clock; its histograms go to
+  // result_.intervals and result_.latency) and publishes it to the status feed.
   void CloseInterval(uint64_t now, bool last);
+  // The first chunk: where the loop records, and the intervals' start.
+  void Start(uint64_t phase_start);
+  // Under a target rate: waits until `due` (real ticks), records how late
+  // the driver was, and returns the clock.
+  uint64_t WaitForDue(uint64_t due);
+  // Reads the clock at the end of a call and closes the open interval when
+  // the call ended past it (*boundary: its end in real ticks).
+  uint64_t EndCall(uint64_t offset, uint64_t* boundary) {
+    const uint64_t t = CycleClock::Get().Now();
+    if (t >= *boundary) {
+      CloseInterval(t - offset, false);
+      *boundary = RealTicks(result_.intervals.next_boundary(), offset);
+    }
+    return t;
+  }
+  static uint64_t RealTicks(uint64_t span_ticks, uint64_t offset) {
+    return span_ticks == UINT64_MAX ? UINT64_MAX : span_ticks + offset;
+  }
+  // Ends the worker's part: commits an open batch, closes the last interval
+  // and fills result_. `offset` turns real ticks into span-clock ticks.
+  void Finish(Session* session, uint64_t t1, uint64_t offset);
 
   const WorkerPlan& plan_;
   // Where the loop records: result_.latency, or the open interval's
@@ -70,6 +119,17 @@ class PhaseWorker {
   std::unique_ptr<std::array<LatencyHistogram, kOpKinds>> open_;
   OperationStream stream_;
   WorkerResult result_;
+  // Where the worker is, across chunks.
+  bool live_ = false;           // generating in the loop (one chunk)
+  bool started_ = false;        // the first chunk ran (intervals started)
+  bool finished_ = false;
+  uint64_t next_op_ = 0;        // index (within this thread) of the next operation
+  uint64_t prepared_ = 0;       // operations in the prepared chunk
+  uint64_t duration_chunk_ = 0; // timed phases: the next chunk's size
+  uint64_t in_batch_ = 0;
+  uint64_t busy_ = 0;           // ticks inside the engine's calls
+  uint64_t measured_ = 0;
+  uint64_t boundary_ = 0;       // span clock: the open interval's end
   alignas(64) std::atomic<uint64_t> progress_{0};
 };
 

@@ -8,6 +8,8 @@
 
 #include <fmt/format.h>
 
+#include "common/number_format.h"
+
 namespace kvbench::runner {
 
 namespace {
@@ -28,12 +30,62 @@ size_t TerminalWidth(const RunPosition& position) {
   return 80;
 }
 
+// A number column holds up to 999,999,999 ops/s (11 characters); a wider
+// figure still prints, its line out of step.
+constexpr size_t kRateWidth = 11;
+constexpr size_t kMicrosWidth = 7;  // up to 999,999 us; a slower p99 pushes the interval out
+
 uint64_t PhaseWork(const PhaseSpec& p) {
   return std::max<uint64_t>(1, p.count) * static_cast<uint64_t>(std::max(1, p.repetitions)) *
          ExpandMatrix(p).size();
 }
 
 }  // namespace
+
+std::string LivePointLabel(const std::string& phase, int threads, double target_ops,
+                           const std::string& cache) {
+  if (threads <= 1 && target_ops <= 0 && cache.empty()) return phase;
+  return fmt::format("{} [{} thr{}{}]", phase, threads,
+                     target_ops > 0 ? ", " + FormatRate(target_ops) + "/s" : "",
+                     cache.empty() ? "" : ", " + cache);
+}
+
+LiveColumns MeasureLiveColumns(const Workload& workload, const std::vector<std::string>& engines) {
+  LiveColumns columns;
+  columns.engine = 0;
+  columns.label = 0;
+  for (const std::string& e : engines) columns.engine = std::max(columns.engine, e.size());
+  for (const PhaseSpec& p : workload.phases) {
+    for (const MatrixPoint& m : ExpandMatrix(p)) {
+      columns.label = std::max(columns.label,
+                               LivePointLabel(p.name, m.threads, m.target, NameOf(m.cache)).size());
+    }
+  }
+  return columns;
+}
+
+std::string PointDoneLine(const results::PhaseRun& run, const LiveColumns& columns) {
+  std::string line = fmt::format(
+      "  {:<{}}  {:<{}}", run.engine, columns.engine,
+      LivePointLabel(run.phase, run.threads, run.target_ops, run.cache), columns.label);
+  if (run.status != "ok" || run.repetitions.empty()) {
+    return line + "  " + run.status + (run.reason.empty() ? "" : ": " + run.reason);
+  }
+  const results::Spread rate =
+      results::SpreadOf(run, [](const results::Repetition& r) { return r.ops.at(0).ops_per_sec; });
+  const results::Spread p99 = results::SpreadOf(run, [](const results::Repetition& r) {
+    return static_cast<double>(r.ops.at(0).latency.p99_ns) / 1000;
+  });
+  // Fixed-width figures first, the interval (its width varies) last, so a
+  // narrow terminal cuts only the interval.
+  line += fmt::format("  {:>{}} ops/s  p99 {:>{}} us  n={:<2}", FormatRate(rate.median),
+                      kRateWidth, FormatMicros(p99.median), kMicrosWidth, rate.n);
+  // Record phases time blocks of operations: their p99 is of block means.
+  if (run.repetitions.front().ops.at(0).latency.block_ops > 0) line += "  (p99 of block means)";
+  if (rate.ci) line += "  [" + FormatRate(rate.ci->low) + "-" + FormatRate(rate.ci->high) + "]";
+  line.erase(line.find_last_not_of(' ') + 1);
+  return line;
+}
 
 uint64_t PlannedWork(const Workload& workload) {
   uint64_t total = 0;
@@ -89,24 +141,8 @@ void ProgressDisplay::Draw(uint64_t done, double seconds) const {
 }
 
 void ProgressDisplay::PointDone(const results::PhaseRun& run) const {
-  std::string line = fmt::format("  {:<12} {:<20}", run.engine, run.phase);
-  if (run.threads > 1 || run.target_ops > 0 || !run.cache.empty()) {
-    line += fmt::format(" [{} thr{}{}]", run.threads,
-                        run.target_ops > 0 ? fmt::format(", {:.0f}/s", run.target_ops) : "",
-                        run.cache.empty() ? "" : ", " + run.cache);
-  }
-  if (run.status != "ok" || run.repetitions.empty()) {
-    line += " " + run.status + (run.reason.empty() ? "" : ": " + run.reason);
-  } else {
-    const results::Spread rate =
-        results::SpreadOf(run, [](const results::Repetition& r) { return r.ops.at(0).ops_per_sec; });
-    const results::Spread p99 = results::SpreadOf(run, [](const results::Repetition& r) {
-      return static_cast<double>(r.ops.at(0).latency.p99_ns) / 1000;
-    });
-    line += fmt::format(" {:>12.0f} ops/s", rate.median);
-    if (rate.ci) line += fmt::format(" [{:.0f}-{:.0f}]", rate.ci->low, rate.ci->high);
-    line += fmt::format("  p99 {:.3g} us  (n={})", p99.median, rate.n);
-  }
+  if (position_.in_memory && run.cache == "cold") return;
+  std::string line = PointDoneLine(run, position_.columns);
   const size_t width = TerminalWidth(position_);
   if (line.size() >= width) line.resize(width > 1 ? width - 1 : 0);
   std::fprintf(stderr, "\r\033[K%s\n", line.c_str());

@@ -2,19 +2,41 @@
 // at most 10 times a second, with the engine (i/N), phase (j/M), repetition
 // (r/R), percent, current rate, elapsed and ETA of the phase and of the whole
 // run; and when a phase's matrix point is done, one permanent line with its
-// median ops/s, the interval and p99. Nothing is drawn when stderr is not a
-// terminal. It reads only the workers' own counters (phase_executor.cc), on a
-// thread of its own that never runs inside a timed span.
+// median ops/s, p99 and the interval, in columns that line up over the whole
+// run and with numbers written as the final table writes them. Nothing is
+// drawn when stderr is not a terminal. It reads only the workers' own
+// counters (phase_executor.cc), on a thread of its own that never runs inside
+// a timed span.
 #pragma once
 
 #include <chrono>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "results/results.h"
 #include "runner/run_plan.h"
 
 namespace kvbench::runner {
+
+// The widths of the permanent lines' text columns, measured over the whole
+// plan before any engine runs, so the lines of every engine, phase and matrix
+// point line up (the numbers after them have fixed widths).
+struct LiveColumns {
+  size_t engine = 12;  // the longest engine name
+  size_t label = 20;   // the longest LivePointLabel of the plan
+};
+LiveColumns MeasureLiveColumns(const Workload& workload, const std::vector<std::string>& engines);
+
+// A matrix point's row label in the live lines: the phase name, and when the
+// phase has a matrix, "[threads thr, target/s, cache]" ("get [1 thr, cold]").
+std::string LivePointLabel(const std::string& phase, int threads, double target_ops,
+                           const std::string& cache);
+
+// The permanent line of a finished matrix point, without a line end:
+// engine, label, median ops/s, median p99, n, "(p99 of block means)" for
+// record phases, and the interval of the median ops/s last (its width varies).
+std::string PointDoneLine(const results::PhaseRun& run, const LiveColumns& columns);
 
 // Where one engine's child stands in the whole run.
 struct RunPosition {
@@ -25,6 +47,11 @@ struct RunPosition {
   // stderr into a pipe the parent passes on (engine_process.h), so it cannot
   // ask the terminal itself. 0: unknown (80 is used).
   int terminal_width = 0;
+  LiveColumns columns;
+  // The engine declares itself not durable (its data lives only in memory):
+  // its cold-cache rows mean nothing and are not printed live; the parent
+  // says so once per run, and the reports show them as "n/a (in memory)".
+  bool in_memory = false;
 };
 
 // Planned operations of a plan (count x repetitions x matrix points per phase,
@@ -41,7 +68,8 @@ class ProgressDisplay {
   void Draw(uint64_t done, double seconds) const;
   // The repetition ended: its work counts as done.
   void EndRepetition();
-  // A matrix point of a phase finished: clears the line, prints the permanent one.
+  // A matrix point of a phase finished: clears the line, prints the permanent
+  // one (none for a cold-cache row of an in-memory engine).
   void PointDone(const results::PhaseRun& run) const;
 
  private:

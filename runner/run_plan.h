@@ -1,7 +1,8 @@
-// RunPlan: a workload file (TOML, or a YCSB property file: any name not
-// ending in .toml, see ycsb_properties.h) read, scaled and checked against the registered
-// engines, their options and the datasets library, before anything runs.
-// `kvbench validate` prints it; `kvbench run` executes it.
+// RunPlan: a workload (read from a TOML file, or from YCSB property files:
+// runner/ycsb/workload_file.h reads either kind and plans it) scaled and
+// checked against the registered engines, their options and the datasets
+// library, before anything runs. `kvbench validate` prints it; `kvbench run`
+// executes it.
 #pragma once
 
 #include <cstdint>
@@ -39,11 +40,11 @@ struct RunPlan {
   std::vector<std::string> warnings;
 };
 
-// InvalidArgument (bad file contents, unknown engine, option, dataset or
-// distribution; "FILE: ..." prefixed) or IOError (unreadable file).
-Status PlanRun(const std::string& path, const RunOverrides& overrides, RunPlan* plan);
-// The same for a workload already read (`kvbench ycsb` reads several property
-// files); overrides.properties are not read here.
+// Plans a workload already read (PlanRun in runner/ycsb/workload_file.h reads
+// one file of either kind; `kvbench ycsb` reads several property files);
+// overrides.properties are not read here. InvalidArgument (bad contents,
+// unknown engine, option, dataset or distribution; "FILE: ..." prefixed) or
+// IOError (an unreadable key file).
 Status PlanWorkload(Workload workload, const RunOverrides& overrides, RunPlan* plan);
 
 // An engine's capabilities as the plan recorded them (EngineRun::capabilities).

@@ -51,7 +51,7 @@ inline constexpr size_t kMaxNameBytes = 200;         // workload and phase names
 // --scale multiplies counts: with kMaxCount the product stays far from 2^63.
 inline constexpr double kMaxScale = 1e6;
 
-// What a phase made from a YCSB property file adds (runner/ycsb_properties.h):
+// What a phase made from a YCSB property file adds (runner/ycsb/ycsb_properties.h):
 // YCSB records (runner/ycsb_record.h), YCSB's operation names in results and
 // YCSB's key chooser and scan lengths.
 struct YcsbPhaseSpec {
@@ -190,6 +190,11 @@ struct Measurement {
   // Keep each interval's histogram in results.json, from which `kvbench`
   // writes .hlog and .hgrm files (reports/hdr_histogram.h).
   bool hdrhistogram = false;
+  // The memory for operations prepared ahead of the timed span, over all
+  // client threads (runner/phase_worker.h: chunks). Unset: 1/16 of the
+  // machine's memory, at most 1 GiB. 0: each operation is generated in the
+  // timed loop, inside the wall span (the way before chunks, for comparison).
+  std::optional<double> op_buffer_mib;
 };
 
 // YCSB's output settings, from a property file's properties.

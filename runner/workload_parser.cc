@@ -392,9 +392,13 @@ Status ParseWorkload(const std::string& text, const std::string& path, Workload*
                              "dataset", "values", "options", "phase", "measurement"});
   if (const toml::node* n = root.get("measurement")) {
     if (const toml::table* m = n->as_table()) {
-      c.OnlyKnownKeys(*m, "measurement.", {"interval", "hdrhistogram"});
+      c.OnlyKnownKeys(*m, "measurement.", {"interval", "hdrhistogram", "op_buffer_mib"});
       c.Number(*m, "measurement.", "interval", 0.001, 3600, &w.measurement.interval_s);
       c.Bool(*m, "measurement.", "hdrhistogram", &w.measurement.hdrhistogram);
+      double mib = 0;
+      if (c.Number(*m, "measurement.", "op_buffer_mib", 0, 1 << 20, &mib)) {
+        w.measurement.op_buffer_mib = mib;
+      }
     } else {
       c.Fail(n->source(), "measurement", "must be a table");
     }

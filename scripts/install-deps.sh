@@ -51,6 +51,9 @@ test_packages=(
   slurm-wlm munge
   # HdrHistogram's own Java reader decodes kvbench's .hlog files (tests/hdrhistogram_java_test.py)
   libhdrhistogram-java openjdk-17-jre-headless
+  # tests/packaging_test.sh: dpkg-shlibdeps computes the .deb's Depends, man and
+  # groff render its man page
+  dpkg-dev man-db groff-base
 )
 
 if $with_tests; then

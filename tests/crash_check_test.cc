@@ -1,4 +1,4 @@
-// The crash trials' check (runner/crash_commits.h) and the rules that turn
+// The crash trials' check (runner/crash/crash_commits.h) and the rules that turn
 // its counts into a measured promise (results/durability.h), on stdmap with
 // losses made by hand.
 #include <gtest/gtest.h>
@@ -7,7 +7,7 @@
 
 #include "adapters/registry.h"
 #include "results/durability.h"
-#include "runner/crash_commits.h"
+#include "runner/crash/crash_commits.h"
 
 namespace kvbench::runner {
 namespace {

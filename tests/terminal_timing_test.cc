@@ -10,6 +10,8 @@
 #include <unistd.h>
 
 #include <fstream>
+#include <regex>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -71,8 +73,9 @@ int RunInTerminal(const std::vector<std::string>& args, std::string* screen,
   return WIFEXITED(status) ? WEXITSTATUS(status) : 128;
 }
 
-// Runs with stdout and stderr into a pipe.
-int RunPiped(const std::vector<std::string>& args) {
+// Runs with stdout and stderr into a pipe; `output` (when given) gets what
+// came through it.
+int RunPiped(const std::vector<std::string>& args, std::string* output = nullptr) {
   int fds[2];
   if (::pipe(fds) != 0) return 128;
   const pid_t pid = ::fork();
@@ -84,7 +87,8 @@ int RunPiped(const std::vector<std::string>& args) {
   }
   ::close(fds[1]);
   char buf[4096];
-  while (::read(fds[0], buf, sizeof buf) > 0) {
+  for (ssize_t n; (n = ::read(fds[0], buf, sizeof buf)) > 0;) {
+    if (output != nullptr) output->append(buf, static_cast<size_t>(n));
   }
   ::close(fds[0]);
   int status = 0;
@@ -159,6 +163,100 @@ repetitions = 1
     start = end + 1;
   }
   EXPECT_GT(progress_lines, 0u) << "no progress line was drawn in the terminal:\n" << screen;
+}
+
+// The lines of a screen as a person reads them: progress redraws ("\r",
+// "\033[K") split off, so each permanent line stands alone.
+std::vector<std::string> ScreenLines(const std::string& screen) {
+  std::vector<std::string> lines;
+  size_t start = 0;
+  while (start < screen.size()) {
+    size_t end = screen.find_first_of("\r\n", start);
+    if (end == std::string::npos) end = screen.size();
+    std::string segment = screen.substr(start, end - start);
+    if (segment.rfind("\033[K", 0) == 0) segment.erase(0, 3);
+    if (!segment.empty()) lines.push_back(segment);
+    start = end + 1;
+  }
+  return lines;
+}
+
+// Issue 33: phase names of different lengths, matrix labels ("get [2 thr,
+// cold]") and a record phase, on an on-disk engine and two in-memory ones.
+constexpr const char* kColumnsWorkload = R"(
+name = "live-columns"
+engines = ["lmdb", "stdmap", "native"]
+repetitions = 2
+[dataset]
+kind = "sequential"
+count = 4000
+[[phase]]
+name = "load"
+op = "insert"
+count = 4000
+batch = 500
+[[phase]]
+name = "get-with-a-long-name"
+op = "get"
+count = 4000
+threads = [1, 2]
+cache = ["cold", "hot"]
+[[phase]]
+name = "records"
+op = "record-insert"
+fresh = true
+table = "t"
+schema = "named:3,8,8"
+count = 2000
+)";
+
+// The permanent line of each finished matrix point lines up with every other
+// line of the run whatever its label, writes its figures as the final table
+// does (thousands separators), and skips the cold rows of in-memory engines,
+// which a note explains once. Piped, there are no live lines and no note.
+TEST(TerminalTimingTest, LiveLinesLineUpAndSkipInMemoryColdRows) {
+  test::ScratchDir dir("live-columns");
+  const std::string workload = dir.path() + "/w.toml";
+  std::ofstream(workload) << kColumnsWorkload;
+  std::string screen;
+  ASSERT_EQ(RunInTerminal(Args(workload, dir.path() + "/tty"), &screen, 200), 0) << screen;
+
+  const std::string note = "cold-cache rows of in-memory engines";
+  size_t notes = 0;
+  std::vector<std::string> rows;
+  for (const std::string& line : ScreenLines(screen)) {
+    if (line.find(note) != std::string::npos) ++notes;
+    if (line.find(" ops/s  p99 ") != std::string::npos) rows.push_back(line);
+  }
+  EXPECT_EQ(notes, 1u) << screen;
+  // lmdb: load, 4 get points, records; stdmap and native: load, 2 hot gets, records.
+  ASSERT_EQ(rows.size(), 6u + 4u + 4u) << screen;
+  const size_t ops_at = rows.front().find(" ops/s");
+  const size_t p99_at = rows.front().find(" p99 ");
+  const std::regex separated("^\\d{1,3}(,\\d{3})*$|^\\d{1,2}(\\.\\d+)?$");
+  for (const std::string& row : rows) {
+    EXPECT_EQ(row.find(" ops/s"), ops_at) << "out of column:\n" << row << "\n" << rows.front();
+    EXPECT_EQ(row.find(" p99 "), p99_at) << "out of column:\n" << row << "\n" << rows.front();
+    std::istringstream words(row.substr(0, ops_at));
+    std::string word, rate;
+    while (words >> word) rate = word;
+    EXPECT_TRUE(std::regex_match(rate, separated)) << "rate '" << rate << "' in: " << row;
+    const bool cold = row.find(", cold]") != std::string::npos;
+    const bool in_memory = row.find("  stdmap  ") == 0 || row.find("  native  ") == 0;
+    EXPECT_FALSE(cold && in_memory) << "an in-memory engine's cold row: " << row;
+    const bool record = row.find(" records ") != std::string::npos;
+    EXPECT_EQ(row.find("(p99 of block means)") != std::string::npos, record) << row;
+  }
+  EXPECT_NE(screen.find("get-with-a-long-name [2 thr, cold]"), std::string::npos) << screen;
+
+  const std::string piped_out = dir.path() + "/pipe";
+  std::string piped_text;
+  ASSERT_EQ(RunPiped(Args(workload, piped_out), &piped_text), 0) << piped_text;
+  EXPECT_EQ(piped_text.find(note), std::string::npos) << piped_text;
+  EXPECT_EQ(piped_text.find(" ops/s  p99 "), std::string::npos) << piped_text;
+  results::RunResults piped;
+  ASSERT_TRUE(results::ReadResultsFile(piped_out + "/results.json", &piped).ok());
+  EXPECT_EQ(piped.runs.size(), 3u * (1 + 4 + 1));  // every row measured, none printed live
 }
 
 }  // namespace

@@ -5,7 +5,9 @@
 // lock allows, however many client threads drive it.
 #include <gtest/gtest.h>
 
+#include <map>
 #include <string>
+#include <vector>
 
 #include "tests/runner_fixture.h"
 
@@ -164,6 +166,94 @@ threads = [1, 2, 4]
     }
   }
   EXPECT_EQ(points, 3);
+}
+
+// Operations prepared ahead in chunks (runner/phase_worker.h) are the
+// operations the loop used to generate one by one: the same kinds and keys
+// (stream digest), the same answers, whether generated live
+// (op_buffer_mib = 0), in one chunk, or in many (a budget of 64 KiB a
+// thread, some 500 URL operations a chunk). With chunks the wall span is
+// the sum of the chunks' spans: ops x seconds = operations still holds, and
+// the latency over time adds up to the operations.
+TEST_F(RunnerTest, ChunksGiveTheSameOperationsAsGeneratingInTheLoop) {
+  const std::string phases = R"(
+[dataset]
+kind = "urls"
+count = 6000
+[[phase]]
+name = "load"
+op = "insert"
+count = 6000
+batch = 7
+[[phase]]
+name = "get"
+op = "get"
+count = 6000
+threads = [1, 3]
+[[phase]]
+name = "mix"
+op = "mix"
+proportions = { read = 0.5, update = 0.2, insert = 0.1, rmw = 0.2 }
+count = 5000
+[[phase]]
+name = "range"
+op = "range"
+from = 0.1
+to = 0.3
+count = 20
+[[phase]]
+name = "timed"
+op = "get"
+duration = 0.3
+)";
+  struct Row {
+    std::string digest;
+    uint64_t ops, found, not_found, rows;
+  };
+  std::map<std::string, std::vector<Row>> by_budget;
+  for (const char* mib : {"0", "0.01", "64"}) {
+    ASSERT_EQ(Run("name = \"chunks\"\nrepetitions = 2\n[measurement]\nop_buffer_mib = " +
+                      std::string(mib) + "\n" + phases,
+                  {"stdmap"}),
+              0)
+        << mib;
+    const results::RunResults r = Results();
+    ExpectRateIsOpsOverSeconds(r);
+    std::vector<Row>& rows = by_budget[mib];
+    for (const results::PhaseRun& run : r.runs) {
+      for (const results::Repetition& rep : run.repetitions) {
+        const results::OpFigures& all = rep.ops.at(0);
+        // Buffers are reported where there were any, apart from the engine's memory.
+        EXPECT_EQ(rep.op_buffer_bytes.has_value(), std::string(mib) != "0") << run.phase;
+        if (rep.time_series) {
+          uint64_t counted = 0;
+          for (uint64_t c : rep.time_series->ops.at(0).count) counted += c;
+          EXPECT_EQ(counted, all.ops) << mib << " " << run.phase;
+        }
+        if (run.phase == "timed") {
+          // Timed phases stop at their duration of span, chunks or not.
+          EXPECT_GE(rep.seconds, 0.3) << mib;
+          EXPECT_LT(rep.seconds, 0.6) << mib;
+          continue;  // how many operations fit in 0.3 s varies
+        }
+        rows.push_back({all.work.stream_digest, all.ops, all.work.found, all.work.not_found,
+                        all.work.rows});
+      }
+    }
+  }
+  const std::vector<Row>& live = by_budget["0"];
+  ASSERT_EQ(live.size(), 2u * 5);  // load, get x 2 thread counts, mix, range; 2 repetitions
+  for (const char* mib : {"0.01", "64"}) {
+    const std::vector<Row>& rows = by_budget[mib];
+    ASSERT_EQ(rows.size(), live.size()) << mib;
+    for (size_t i = 0; i < rows.size(); ++i) {
+      EXPECT_EQ(rows[i].digest, live[i].digest) << mib << " row " << i;
+      EXPECT_EQ(rows[i].ops, live[i].ops) << mib << " row " << i;
+      EXPECT_EQ(rows[i].found, live[i].found) << mib << " row " << i;
+      EXPECT_EQ(rows[i].not_found, live[i].not_found) << mib << " row " << i;
+      EXPECT_EQ(rows[i].rows, live[i].rows) << mib << " row " << i;
+    }
+  }
 }
 
 }  // namespace

@@ -5,6 +5,8 @@
 #include <mutex>
 #include <vector>
 
+#include "adapters/support/batch_gate.h"
+
 namespace kvbench::plugin_host {
 namespace {
 
@@ -44,6 +46,9 @@ class EngineState {
   explicit EngineState(const PluginEngine* engine) : engine_(engine) {}
 
   const kvbench_engine_api& api() const { return engine_->api; }
+  // Writers take it exclusively on an engine that declares no concurrent
+  // writers (see PluginSession).
+  BatchGate& writer_gate() { return writer_gate_; }
   const std::string& name() const { return name_; }
   bool broken() const { return broken_.load(std::memory_order_relaxed); }
 
@@ -107,6 +112,7 @@ class EngineState {
   std::atomic<bool> broken_{false};
   std::mutex mutex_;
   Status breach_;
+  BatchGate writer_gate_;
 };
 
 #define KVBENCH_PLUGIN_GUARD(state) \
@@ -125,21 +131,7 @@ struct ValueTarget {
   bool set = false;
 };
 
-int SetValue(void* context, const char* data, size_t size) {
-  auto* target = static_cast<ValueTarget*>(context);
-  std::string* value = target->value;
-  // The caller reuses *value: after warm-up the bytes fit, and a copy into
-  // place skips std::string::assign's general path (a call and a memmove
-  // even for an empty value).
-  if (size <= value->capacity()) {
-    value->resize(size);
-    if (size > 0) std::memcpy(value->data(), data, size);
-  } else {
-    value->assign(data, size);
-  }
-  target->set = true;
-  return 0;
-}
+int SetValue(void* context, const char* data, size_t size);
 
 int VisitEntry(void* context, const char* key, size_t key_size, const char* value,
                size_t value_size) {
@@ -152,14 +144,48 @@ void AddFile(void* context, const char* path) {
   static_cast<std::vector<std::string>*>(context)->emplace_back(path);
 }
 
+// Copies a value into the caller's string, which the runner reuses: after
+// warm-up the bytes fit, and a copy into place skips std::string::assign's
+// general path.
+inline void CopyValue(const char* data, size_t size, std::string* value) {
+  if (size <= value->capacity()) {
+    value->resize(size);
+    if (size > 0) std::memcpy(value->data(), data, size);
+  } else {
+    value->assign(data, size);
+  }
+}
+
+int SetValue(void* context, const char* data, size_t size) {
+  auto* target = static_cast<ValueTarget*>(context);
+  CopyValue(data, size, target->value);
+  target->set = true;
+  return 0;
+}
+
+// A session of a plugin engine. On an engine whose capabilities (at open)
+// say no concurrent writers, the host keeps the promise of adapters/adapter.h
+// itself, without trusting the plugin to: each put and remove, and each batch
+// from begin to commit or abort, holds the engine's writer gate exclusively,
+// so one session writes at a time (readers are not held). The gate may be
+// released by another thread than took it (a session may move between
+// threads between calls).
 class PluginSession final : public Session {
  public:
-  PluginSession(std::shared_ptr<EngineState> state, kvbench_session* handle)
-      : state_(std::move(state)), api_(state_->api()), handle_(handle) {}
-  ~PluginSession() override { api_.close_session(handle_); }
+  PluginSession(std::shared_ptr<EngineState> state, kvbench_session* handle,
+                bool serialise_writes)
+      : state_(std::move(state)),
+        api_(state_->api()),
+        handle_(handle),
+        serialise_writes_(serialise_writes) {}
+  ~PluginSession() override {
+    api_.close_session(handle_);  // aborts an open batch: the gate is released after it
+    if (in_batch_gate_) state_->writer_gate().ExitExclusive();
+  }
 
   Status Put(Slice key, Slice value) override {
     KVBENCH_PLUGIN_GUARD(state_);
+    WriteTurn turn(this);
     return state_->Check(
         api_.put(handle_, key.data(), key.size(), value.data(), value.size(), buffer_.ForCall()),
         buffer_, "put");
@@ -167,6 +193,22 @@ class PluginSession final : public Session {
 
   Status Get(Slice key, std::string* value) override {
     KVBENCH_PLUGIN_GUARD(state_);
+    if (api_.get_ref != nullptr) {
+      // ABI 1.1: one copy, straight from the plugin's bytes into *value.
+      const char* data = nullptr;
+      size_t size = 0;
+      const kvbench_status code =
+          api_.get_ref(handle_, key.data(), key.size(), &data, &size, buffer_.ForCall());
+      if (code == KVBENCH_OK && buffer_.GuardIntact()) [[likely]] {
+        if (data == nullptr && size > 0) [[unlikely]] {
+          return state_->Breach("get_ref returned OK with no bytes for a " + std::to_string(size) +
+                                "-byte value");
+        }
+        CopyValue(data, size, value);
+        return Status::OK();
+      }
+      return state_->CheckFailure(code, buffer_, "get_ref");
+    }
     ValueTarget target{value};
     const kvbench_value_sink sink{&target, &SetValue};
     const kvbench_status code = api_.get(handle_, key.data(), key.size(), &sink, buffer_.ForCall());
@@ -179,21 +221,37 @@ class PluginSession final : public Session {
 
   Status Delete(Slice key) override {
     KVBENCH_PLUGIN_GUARD(state_);
+    WriteTurn turn(this);
     return state_->Check(api_.remove(handle_, key.data(), key.size(), buffer_.ForCall()), buffer_,
                          "remove");
   }
 
   Status BeginBatch() override {
     KVBENCH_PLUGIN_GUARD(state_);
-    return state_->Check(api_.begin_batch(handle_, buffer_.ForCall()), buffer_, "begin_batch");
+    const bool take = serialise_writes_ && !in_batch_gate_;
+    if (take) state_->writer_gate().EnterExclusive();
+    Status s =
+        state_->Check(api_.begin_batch(handle_, buffer_.ForCall()), buffer_, "begin_batch");
+    if (take && s.ok()) {
+      in_batch_gate_ = true;
+    } else if (take) {
+      state_->writer_gate().ExitExclusive();
+    }
+    return s;
   }
   Status CommitBatch() override {
     KVBENCH_PLUGIN_GUARD(state_);
-    return state_->Check(api_.commit_batch(handle_, buffer_.ForCall()), buffer_, "commit_batch");
+    Status s =
+        state_->Check(api_.commit_batch(handle_, buffer_.ForCall()), buffer_, "commit_batch");
+    EndBatchTurn();
+    return s;
   }
   Status AbortBatch() override {
     KVBENCH_PLUGIN_GUARD(state_);
-    return state_->Check(api_.abort_batch(handle_, buffer_.ForCall()), buffer_, "abort_batch");
+    Status s = state_->Check(api_.abort_batch(handle_, buffer_.ForCall()), buffer_, "abort_batch");
+    // A non-transactional engine cannot abort: its batch stays open until commit.
+    if (!s.IsNotSupported()) EndBatchTurn();
+    return s;
   }
 
   Status Scan(Slice start, const ScanOptions& options, ScanVisitor* visitor,
@@ -213,9 +271,35 @@ class PluginSession final : public Session {
   }
 
  private:
+  // Holds the writer gate for one put or remove outside a batch.
+  class WriteTurn {
+   public:
+    explicit WriteTurn(PluginSession* s)
+        : gate_(s->serialise_writes_ && !s->in_batch_gate_ ? &s->state_->writer_gate() : nullptr) {
+      if (gate_ != nullptr) gate_->EnterExclusive();
+    }
+    ~WriteTurn() {
+      if (gate_ != nullptr) gate_->ExitExclusive();
+    }
+    WriteTurn(const WriteTurn&) = delete;
+    WriteTurn& operator=(const WriteTurn&) = delete;
+
+   private:
+    BatchGate* gate_;
+  };
+
+  void EndBatchTurn() {
+    if (in_batch_gate_) {
+      in_batch_gate_ = false;
+      state_->writer_gate().ExitExclusive();
+    }
+  }
+
   std::shared_ptr<EngineState> state_;
   const kvbench_engine_api& api_;
   kvbench_session* handle_;
+  const bool serialise_writes_;
+  bool in_batch_gate_ = false;  // this session's batch holds the writer gate
   MessageBuffer buffer_;
 };
 
@@ -320,7 +404,10 @@ class PluginAdapter final : public Adapter {
     if (s.ok() && handle == nullptr) {
       return state_->Breach("new_session returned OK without a session");
     }
-    if (s.ok()) *session = std::make_unique<PluginSession>(state_, handle);
+    if (s.ok()) {
+      *session =
+          std::make_unique<PluginSession>(state_, handle, !capabilities().concurrent_writers);
+    }
     return s;
   }
 

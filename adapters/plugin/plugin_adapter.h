@@ -26,6 +26,7 @@ struct PluginEngine {
   kvbench_engine_api api{};
   std::string plugin_path;
   std::string plugin_name;
+  std::string abi_version;  // "1.0": the version the plugin says it was built for
 };
 
 std::unique_ptr<Adapter> NewPluginAdapter(const PluginEngine* engine);

@@ -2,6 +2,7 @@
 
 #include <dlfcn.h>
 #include <limits.h>
+#include <openssl/evp.h>
 #include <stdlib.h>
 
 #include <algorithm>
@@ -10,10 +11,14 @@
 #include <cstring>
 #include <deque>
 #include <filesystem>
+#include <fstream>
+#include <map>
+#include <memory>
 #include <set>
 
 #include "adapters/plugin/plugin_adapter.h"
 #include "adapters/registry.h"
+#include "common/strings.h"
 
 namespace kvbench::plugin_host {
 namespace {
@@ -36,6 +41,37 @@ std::set<std::string>& LoadedPaths() {
 // The end of ABI 1.0's engine table: a plugin's struct_size is at least this.
 constexpr size_t kMinimumEngineApiSize =
     offsetof(kvbench_engine_api, scan) + sizeof(kvbench_engine_api::scan);
+
+// Where each plugin engine came from, by engine name.
+std::map<std::string, PluginOrigin>& Origins() {
+  static std::map<std::string, PluginOrigin> origins;
+  return origins;
+}
+
+// SHA-256 of the file's bytes, 64 hex digits (OpenSSL's libcrypto, as
+// results/history/sha256.h, which this room may not include).
+Status FileSha256(const std::string& path, std::string* hex) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return Status::IOError("cannot read it to hash it");
+  std::unique_ptr<EVP_MD_CTX, decltype(&EVP_MD_CTX_free)> ctx(EVP_MD_CTX_new(), &EVP_MD_CTX_free);
+  if (!ctx || EVP_DigestInit_ex(ctx.get(), EVP_sha256(), nullptr) != 1) {
+    return Status::Internal("SHA-256: out of memory");
+  }
+  char block[1 << 16];
+  while (in) {
+    in.read(block, sizeof block);
+    if (in.gcount() > 0 && EVP_DigestUpdate(ctx.get(), block, in.gcount()) != 1) {
+      return Status::Internal("SHA-256 failed");
+    }
+  }
+  if (in.bad()) return Status::IOError("read error while hashing it");
+  unsigned char digest[EVP_MAX_MD_SIZE];
+  unsigned int length = 0;
+  if (EVP_DigestFinal_ex(ctx.get(), digest, &length) != 1) return Status::Internal("SHA-256 failed");
+  hex->clear();
+  AppendHex(std::string_view(reinterpret_cast<const char*>(digest), length), hex);
+  return Status::OK();
+}
 
 bool ValidEngineName(const char* name) {
   if (name == nullptr || *name == '\0' || std::strlen(name) > 64) return false;
@@ -139,6 +175,12 @@ Status LoadPlugin(const std::string& spec, const std::string& base_directory,
   if (ec) return Refuse(path, ec.message());
   if (LoadedPaths().count(canonical) > 0) return Status::OK();
 
+  // The bytes that are loaded, hashed first: results name the exact build.
+  std::string sha256;
+  if (Status hashed = FileSha256(canonical, &sha256); !hashed.ok()) {
+    return Refuse(path, hashed.message());
+  }
+
   // RTLD_LOCAL: two plugins may link different versions of one library.
   void* handle = dlopen(canonical.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (handle == nullptr) {
@@ -162,10 +204,13 @@ Status LoadPlugin(const std::string& spec, const std::string& base_directory,
     const std::string theirs =
         std::to_string(plugin->abi_major) + "." + std::to_string(plugin->abi_minor);
     dlclose(handle);
+    // "loads ABI 1.0 to 1.1": every minor version of its major loads.
     return Refuse(path, "built for plugin ABI " + theirs + "; this kvbench loads ABI " +
+                            std::to_string(KVBENCH_PLUGIN_ABI_MAJOR) + ".0 to " +
                             std::to_string(KVBENCH_PLUGIN_ABI_MAJOR) + "." +
-                            std::to_string(KVBENCH_PLUGIN_ABI_MINOR) +
-                            " (any 1.x): rebuild it against this kvbench's SDK");
+                            std::to_string(KVBENCH_PLUGIN_ABI_MINOR) + " (and later " +
+                            std::to_string(KVBENCH_PLUGIN_ABI_MAJOR) +
+                            ".x): rebuild it against this kvbench's SDK");
   }
   if (plugin->engine_count == 0 || plugin->engines == nullptr) {
     dlclose(handle);
@@ -176,22 +221,36 @@ Status LoadPlugin(const std::string& spec, const std::string& base_directory,
   // Every engine is checked before any is registered: a plugin loads whole or not at all.
   AdapterRegistry& registry = AdapterRegistry::Global();
   std::vector<PluginEngine> checked;
+  // The array's elements are the plugin's kvbench_engine_api, of its
+  // struct_size: a 1.0 plugin's are shorter than ours. Element 0's size is
+  // the stride (struct_size is the first member in every version); the
+  // stride is checked before any later element is read.
+  const size_t stride = plugin->engines[0].struct_size;
+  if (stride < kMinimumEngineApiSize || stride % alignof(kvbench_engine_api) != 0) {
+    dlclose(handle);
+    return Refuse(path, "engine 0: struct_size " + std::to_string(stride) +
+                            " is not an engine table of ABI 1.x (at least " +
+                            std::to_string(kMinimumEngineApiSize) + " bytes, pointer-aligned)");
+  }
+  const auto* base = reinterpret_cast<const unsigned char*>(plugin->engines);
   for (size_t i = 0; i < plugin->engine_count; ++i) {
-    const kvbench_engine_api& theirs = plugin->engines[i];
+    const auto& theirs = *reinterpret_cast<const kvbench_engine_api*>(base + i * stride);
     const std::string label =
         "engine " + std::to_string(i) +
         (ValidEngineName(theirs.name) ? " '" + std::string(theirs.name) + "'" : std::string());
-    if (theirs.struct_size < kMinimumEngineApiSize) {
+    if (theirs.struct_size != stride) {
       dlclose(handle);
       return Refuse(path, label + ": struct_size " + std::to_string(theirs.struct_size) +
-                              " is smaller than ABI 1.0's engine table (" +
-                              std::to_string(kMinimumEngineApiSize) + " bytes)");
+                              " differs from engine 0's (" + std::to_string(stride) +
+                              "): one array holds one table layout");
     }
     PluginEngine engine;
     std::memcpy(&engine.api, &theirs, std::min(theirs.struct_size, sizeof(kvbench_engine_api)));
     engine.api.struct_size = sizeof(kvbench_engine_api);
     engine.plugin_path = canonical;
     engine.plugin_name = plugin_name;
+    engine.abi_version =
+        std::to_string(plugin->abi_major) + "." + std::to_string(plugin->abi_minor);
     if (!ValidEngineName(engine.api.name)) {
       dlclose(handle);
       return Refuse(path, label + ": engine names are 1-64 letters, digits, '-', '_' or '.'");
@@ -228,9 +287,15 @@ Status LoadPlugin(const std::string& spec, const std::string& base_directory,
     info.create = [stored] { return NewPluginAdapter(stored); };
     info.plugin_path = canonical;
     registry.Register(std::move(info));
+    Origins()[stored->api.name] = PluginOrigin{canonical, sha256, stored->abi_version};
     if (engines != nullptr) engines->push_back(stored->api.name);
   }
   return Status::OK();
+}
+
+const PluginOrigin* PluginOriginOf(const std::string& engine) {
+  const auto it = Origins().find(engine);
+  return it == Origins().end() ? nullptr : &it->second;
 }
 
 Status LoadPlugins(const std::vector<std::string>& specs, const std::string& base_directory) {

@@ -27,6 +27,16 @@
 
 namespace kvbench::plugin_host {
 
+// Where a plugin engine came from, recorded in results.json (EngineRun).
+struct PluginOrigin {
+  std::string path;         // canonical path of the shared object
+  std::string sha256;       // of its bytes when loaded, 64 hex digits
+  std::string abi_version;  // "1.1": the ABI the plugin says it was built for
+};
+
+// The origin of `engine`, or nullptr for a built-in engine (or none loaded).
+const PluginOrigin* PluginOriginOf(const std::string& engine);
+
 // The directories of KVBENCH_PLUGIN_PATH, empty ones left out.
 std::vector<std::string> PluginSearchPath();
 

@@ -39,6 +39,10 @@ struct kvbench_engine {
 struct kvbench_session {
   struct kvbench_engine* engine;
   int in_batch;
+  /* get_ref's copy of the last value read: another session's put may free
+   * the entry's bytes as soon as the read lock is released. */
+  char* value;
+  size_t value_capacity;
 };
 
 static void set_message(kvbench_message* message, const char* text) {
@@ -204,7 +208,10 @@ static kvbench_status new_session(kvbench_engine* e, kvbench_session** out,
   return KVBENCH_OK;
 }
 
-static void close_session(kvbench_session* s) { free(s); }
+static void close_session(kvbench_session* s) {
+  free(s->value);
+  free(s);
+}
 
 static kvbench_status put(kvbench_session* s, const char* key, size_t key_size, const char* value,
                           size_t value_size, kvbench_message* message) {
@@ -261,6 +268,38 @@ static kvbench_status get(kvbench_session* s, const char* key, size_t key_size,
   }
   pthread_rwlock_unlock(&e->lock);
   if (status == KVBENCH_INTERNAL) set_message(message, "the value was refused");
+  return status;
+}
+
+/* ABI 1.1: the value in the session's own buffer, valid until its next call.
+ * Still one copy here, as writers on other threads may free the entry's bytes
+ * once the lock is released; kvbench makes the second, with no callback. */
+static kvbench_status get_ref(kvbench_session* s, const char* key, size_t key_size,
+                              const char** value, size_t* value_size, kvbench_message* message) {
+  struct kvbench_engine* e = s->engine;
+  kvbench_status status = KVBENCH_NOT_FOUND;
+  pthread_rwlock_rdlock(&e->lock);
+  const size_t i = lower_bound(e, key, key_size);
+  if (found_at(e, i, key, key_size)) {
+    const size_t size = e->entries[i].value_size;
+    status = KVBENCH_OK;
+    if (size > s->value_capacity) {
+      char* grown = realloc(s->value, size);
+      if (grown == NULL) {
+        status = KVBENCH_INTERNAL;
+      } else {
+        s->value = grown;
+        s->value_capacity = size;
+      }
+    }
+    if (status == KVBENCH_OK) {
+      if (size > 0) memcpy(s->value, e->entries[i].value, size);
+      *value = s->value;
+      *value_size = size;
+    }
+  }
+  pthread_rwlock_unlock(&e->lock);
+  if (status == KVBENCH_INTERNAL) set_message(message, "out of memory");
   return status;
 }
 
@@ -366,6 +405,7 @@ static const kvbench_engine_api kEngines[] = {{
     .commit_batch = commit_batch,
     .abort_batch = abort_batch,
     .scan = scan,
+    .get_ref = get_ref,
 }};
 
 KVBENCH_PLUGIN_EXPORT const kvbench_plugin* kvbench_plugin_entry(void) {

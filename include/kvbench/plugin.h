@@ -20,6 +20,11 @@
  * kvbench_engine_api (its struct_size says how many the plugin knows) and
  * adds status codes nobody has to return; kvbench accepts any minor version
  * of its major and treats members past the plugin's struct_size as absent.
+ * kvbench_plugin.engines is an array of the plugin's own kvbench_engine_api,
+ * so kvbench steps through it by the plugin's struct_size, not its own.
+ *
+ * History: 1.0 the table up to `scan`. 1.1 appends `get_ref` (a get
+ * without the value sink's second copy and indirect call).
  *
  * Conventions for every function below:
  *  - Keys and values are byte strings given as pointer + length (NUL bytes
@@ -55,7 +60,7 @@ extern "C" {
 #endif
 
 #define KVBENCH_PLUGIN_ABI_MAJOR 1
-#define KVBENCH_PLUGIN_ABI_MINOR 0
+#define KVBENCH_PLUGIN_ABI_MINOR 1
 
 /* The exported entry point's name, for dlsym. */
 #define KVBENCH_PLUGIN_ENTRY_SYMBOL "kvbench_plugin_entry"
@@ -236,6 +241,20 @@ typedef struct kvbench_engine_api {
                          void* context, uint64_t* visited, kvbench_message* message);
   /* Records (adapters/record.h) come from kvbench's shared record layer over
    * put/get/remove/scan; native records are for a later minor version. */
+
+  /* ---- ABI 1.1 ---- */
+
+  /* Optional: get without the value sink. On KVBENCH_OK, *value and
+   * *value_size describe the value's bytes, owned by the plugin and left
+   * unchanged until the next call that passes this session (any function
+   * taking it, close_session included); kvbench copies them before that.
+   * *value may be NULL only when *value_size is 0. KVBENCH_NOT_FOUND when the
+   * key is absent (*value is not read). Bytes another session may change or
+   * free (a writer on another thread) must first be copied somewhere the
+   * session owns. When present, kvbench calls it instead of get; get stays
+   * required (a plugin may be loaded by a kvbench that predates 1.1). */
+  kvbench_status (*get_ref)(kvbench_session* session, const char* key, size_t key_size,
+                            const char** value, size_t* value_size, kvbench_message* message);
 } kvbench_engine_api;
 
 /* What kvbench_plugin_entry returns; lives as long as the plugin is loaded.

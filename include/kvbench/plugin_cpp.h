@@ -165,6 +165,17 @@ class Session {
   virtual ~Session() = default;
   virtual Status Put(Slice key, Slice value) = 0;
   virtual Status Get(Slice key, std::string* value) = 0;
+  // Get without a copy where the engine can (ABI 1.1's get_ref): on OK,
+  // *value points at the value's bytes, which must stay unchanged until this
+  // session's next call. By default Get into `scratch` (a buffer the session
+  // keeps between calls) and point there; override it when the engine hands
+  // out bytes that stay put that long (a read transaction's page, a
+  // session's own cache), or, as a do-nothing engine, to skip the copy.
+  virtual Status GetView(Slice key, Slice* value, std::string* scratch) {
+    Status s = Get(key, scratch);
+    if (s.ok()) *value = *scratch;
+    return s;
+  }
   virtual Status Delete(Slice key) = 0;
   virtual Status BeginBatch() = 0;
   virtual Status CommitBatch() = 0;
@@ -221,7 +232,8 @@ kvbench_status Guarded(kvbench_message* message, Body&& body) {
   return KVBENCH_INTERNAL;
 }
 
-// A session handle: the plugin's Session and the buffer Get copies into.
+// A session handle: the plugin's Session and the buffer Get (and the
+// default GetView) copies into.
 struct SessionBox {
   std::unique_ptr<Session> session;
   std::string value;
@@ -350,6 +362,20 @@ struct Thunks {
       return st;
     });
   }
+  // ABI 1.1: the value's bytes stay in the session (or the engine) until its next call.
+  static kvbench_status GetRef(kvbench_session* s, const char* k, size_t kn, const char** v,
+                               size_t* vn, kvbench_message* m) {
+    return Guarded(m, [&] {
+      auto* box = reinterpret_cast<SessionBox*>(s);
+      Slice view;
+      Status st = box->session->GetView(Slice(k, kn), &view, &box->value);
+      if (st.ok()) {
+        *v = view.data();
+        *vn = view.size();
+      }
+      return st;
+    });
+  }
   static kvbench_status Remove(kvbench_session* s, const char* k, size_t kn, kvbench_message* m) {
     return Guarded(m, [&] { return SessionOf(s).Delete(Slice(k, kn)); });
   }
@@ -438,6 +464,7 @@ kvbench_engine_api Engine(const char* name, const char* description) {
   api.commit_batch = &Th::Commit;
   api.abort_batch = &Th::Abort;
   api.scan = &Th::Scan;
+  api.get_ref = &Th::GetRef;  // ABI 1.1
   return api;
 }
 

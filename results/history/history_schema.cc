@@ -1,5 +1,7 @@
 #include "results/history/history_schema.h"
 
+#include <string>
+
 namespace kvbench::results {
 
 const std::vector<std::string>& HistoryMigration(int to) {
@@ -69,6 +71,16 @@ const std::vector<std::string>& HistoryMigration(int to) {
           " PRIMARY KEY (run_id, figure_no, repetition),"
           " FOREIGN KEY (run_id, figure_no) REFERENCES kvbench_figures (run_id, figure_no)"
           " ON DELETE CASCADE)",
+      },
+      // 2: each figure's time base (see the top of history_schema.h for the
+      // rows stored before it).
+      {
+          "ALTER TABLE kvbench_figures ADD COLUMN time_base TEXT NOT NULL DEFAULT ''",
+          std::string("UPDATE kvbench_figures SET time_base = CASE WHEN (SELECT r.started_at"
+                      " FROM kvbench_runs r WHERE r.run_id = kvbench_figures.run_id) < '") +
+              kResultsSchema4Began +
+              "' THEN 'wall_span' ELSE 'unknown' END"
+              " WHERE figure IN ('ops_per_sec', 'seconds')",
       },
   };
   return migrations.at(static_cast<size_t>(to - 1));

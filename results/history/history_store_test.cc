@@ -9,12 +9,13 @@
 
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <memory>
 
-#include "results/history/history_test_support.h"
-#include "results/history/postgres_test_server.h"
 #include "results/history/sql_connection.h"
 #include "tests/scratch_dir.h"
+#include "tests/support/history_test_support.h"
+#include "tests/support/postgres_test_server.h"
 
 namespace kvbench::results {
 namespace {
@@ -312,9 +313,83 @@ TYPED_TEST(HistoryStoreTest, AStoreOfANewerSchemaIsRefused) {
   std::unique_ptr<HistoryStore> store;
   const Status s = OpenHistoryStore(this->where_, OpenMode::kExisting, &store);
   ASSERT_TRUE(s.IsInvalidArgument()) << s.ToString();
-  EXPECT_NE(s.message().find("schema version 99, newer than this kvbench reads (1)"),
+  EXPECT_NE(s.message().find("schema version 99, newer than this kvbench reads (2)"),
             std::string::npos)
       << s.message();
+}
+
+// The time base of `figure` of phase "phase-0" (op "all" or none), by run id.
+std::map<std::string, std::string> TimeBases(HistoryStore& store,
+                                             const std::string& figure = "ops_per_sec") {
+  FigureFilter filter;
+  filter.figures = {figure};
+  filter.phase = "phase-0";
+  std::vector<FigurePoint> points;
+  EXPECT_TRUE(store.LoadFigures(filter, &points).ok());
+  std::map<std::string, std::string> out;
+  for (const FigurePoint& p : points) out[p.run_id] = p.time_base;
+  return out;
+}
+
+TYPED_TEST(HistoryStoreTest, EachFigureKeepsItsTimeBase) {
+  auto store = this->Open();
+  RunResults schema4 = MadeUpRun("7aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa", "2026-11-25T12:00:00Z", 1);
+  for (Repetition& rep : schema4.runs[0].repetitions) rep.rate_base = RateBase::kEngineCalls;
+  const RunResults schema5 =
+      MadeUpRun("7bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb", "2026-11-26T12:00:00Z", 1);
+  AddOutcome outcome;
+  ASSERT_TRUE(this->Add(*store, schema4, &outcome).ok());
+  ASSERT_TRUE(this->Add(*store, schema5, &outcome).ok());
+  EXPECT_EQ(TimeBases(*store),
+            (std::map<std::string, std::string>{{schema4.run_id, kTimeBaseEngineCalls},
+                                                {schema5.run_id, kTimeBaseWallSpan}}));
+  EXPECT_EQ(TimeBases(*store, "seconds"),
+            (std::map<std::string, std::string>{{schema4.run_id, kTimeBaseWallSpan},
+                                                {schema5.run_id, kTimeBaseWallSpan}}));
+  EXPECT_EQ(TimeBases(*store, "p99_ns"),
+            (std::map<std::string, std::string>{{schema4.run_id, ""}, {schema5.run_id, ""}}));
+}
+
+TYPED_TEST(HistoryStoreTest, AStoreWithoutTimeBasesOpensAndGetsThemFromWhenItsRunsStarted) {
+  const RunResults before4 =
+      MadeUpRun("8aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa", "2026-11-20T10:00:00Z", 1);
+  const RunResults after4 =
+      MadeUpRun("8bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb", "2026-11-25T12:00:00Z", 1);
+  {
+    auto store = this->Open();
+    AddOutcome outcome;
+    ASSERT_TRUE(this->Add(*store, before4, &outcome).ok());
+    ASSERT_TRUE(this->Add(*store, after4, &outcome).ok());
+  }
+  // Back to what a store of schema version 1 holds: kvbench_figures without
+  // the column (it was added last, so the tables are as version 1 made them).
+  ASSERT_TRUE(this->Raw()->Execute("ALTER TABLE kvbench_figures DROP COLUMN time_base").ok());
+  ASSERT_TRUE(this->Raw()
+                  ->Execute("UPDATE kvbench_store SET value = '1' WHERE name = 'schema_version'")
+                  .ok());
+
+  auto store = this->Open(OpenMode::kExisting);
+  ASSERT_NE(store, nullptr);
+  std::vector<SqlRow> rows;
+  ASSERT_TRUE(
+      this->Raw()
+          ->Query("SELECT value FROM kvbench_store WHERE name = 'schema_version'", {}, &rows)
+          .ok());
+  ASSERT_EQ(rows.size(), 1u);
+  EXPECT_EQ(SqlText(rows[0][0]), "2");
+  // A run that started before results schema 4 existed divided by the wall
+  // span; a later one may have been schema 4: unknown.
+  EXPECT_EQ(TimeBases(*store),
+            (std::map<std::string, std::string>{{before4.run_id, kTimeBaseWallSpan},
+                                                {after4.run_id, kTimeBaseUnknown}}));
+  EXPECT_EQ(TimeBases(*store, "seconds")[after4.run_id], kTimeBaseUnknown);
+  EXPECT_EQ(TimeBases(*store, "p99_ns")[after4.run_id], "");
+  // New runs are stored with theirs.
+  const RunResults later = MadeUpRun("8ccccccccccccccccccccccccccccccc", "2026-11-27T10:00:00Z", 1);
+  AddOutcome outcome;
+  ASSERT_TRUE(this->Add(*store, later, &outcome).ok());
+  EXPECT_EQ(outcome, AddOutcome::kAdded);
+  EXPECT_EQ(TimeBases(*store)[later.run_id], kTimeBaseWallSpan);
 }
 
 TYPED_TEST(HistoryStoreTest, AStoreOfAnotherFormatIsRefused) {

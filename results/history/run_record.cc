@@ -41,8 +41,27 @@ std::optional<double> RunFigure(const Repetition& r, const std::string& name) {
   return opt(r.open_seconds);  // open_seconds
 }
 
+// What `figure` of these repetitions divides by or measures. `seconds` is
+// the wall span whatever the file's schema (a schema-4 file is read with its
+// wall span there); ops_per_sec follows each repetition's rate base.
+std::string TimeBaseOf(const std::vector<const Repetition*>& reps, const std::string& figure) {
+  if (!FigureHasTimeBase(figure)) return "";
+  if (figure != "ops_per_sec") return kTimeBaseWallSpan;
+  std::string base;
+  for (const Repetition* rep : reps) {
+    const char* name =
+        rep->rate_base == RateBase::kEngineCalls ? kTimeBaseEngineCalls : kTimeBaseWallSpan;
+    if (base.empty()) {
+      base = name;
+    } else if (base != name) {
+      return kTimeBaseMixed;
+    }
+  }
+  return base.empty() ? kTimeBaseWallSpan : base;
+}
+
 StoredFigure FigureOf(const PhaseRun& pr, const std::string& op, const std::string& figure,
-                      std::vector<double> values) {
+                      std::vector<double> values, std::string time_base) {
   StoredFigure f;
   f.engine = pr.engine;
   f.phase = pr.phase;
@@ -52,6 +71,7 @@ StoredFigure FigureOf(const PhaseRun& pr, const std::string& op, const std::stri
   f.cache = pr.cache;
   f.op = op;
   f.figure = figure;
+  f.time_base = std::move(time_base);
   f.spread = SpreadOfValues(values);
   f.values = std::move(values);
   return f;
@@ -68,21 +88,30 @@ void AddFigures(const PhaseRun& pr, std::vector<StoredFigure>* out) {
     for (const FigureKind& kind : FigureKinds()) {
       if (!kind.per_op) continue;
       std::vector<double> values;
+      std::vector<const Repetition*> reps;
       for (const Repetition& rep : pr.repetitions) {
         for (const OpFigures& f : rep.ops) {
-          if (f.op == op) values.push_back(OpFigure(f, kind.name));
+          if (f.op != op) continue;
+          values.push_back(OpFigure(f, kind.name));
+          reps.push_back(&rep);
         }
       }
-      out->push_back(FigureOf(pr, op, kind.name, std::move(values)));
+      out->push_back(FigureOf(pr, op, kind.name, std::move(values), TimeBaseOf(reps, kind.name)));
     }
   }
   for (const FigureKind& kind : FigureKinds()) {
     if (kind.per_op) continue;
     std::vector<double> values;
+    std::vector<const Repetition*> reps;
     for (const Repetition& rep : pr.repetitions) {
-      if (const std::optional<double> v = RunFigure(rep, kind.name)) values.push_back(*v);
+      if (const std::optional<double> v = RunFigure(rep, kind.name)) {
+        values.push_back(*v);
+        reps.push_back(&rep);
+      }
     }
-    if (!values.empty()) out->push_back(FigureOf(pr, "", kind.name, std::move(values)));
+    if (!values.empty()) {
+      out->push_back(FigureOf(pr, "", kind.name, std::move(values), TimeBaseOf(reps, kind.name)));
+    }
   }
 }
 

@@ -21,6 +21,7 @@ struct StoredFigure {
   std::string cache;
   std::string op;              // operation type; "" for a per-phase-run figure
   std::string figure;          // a FigureKinds() name
+  std::string time_base;       // kTimeBase... of history_model.h; "" for figures without one
   std::vector<double> values;  // one per repetition, in repetition order
   Spread spread;               // n, median, min, max, interval of `values`
 };

@@ -4,10 +4,10 @@
 
 #include <fstream>
 
-#include "results/history/history_test_support.h"
 #include "results/history_model.h"
 #include "results/results_json.h"
 #include "tests/scratch_dir.h"
+#include "tests/support/history_test_support.h"
 
 namespace kvbench::results {
 namespace {
@@ -64,6 +64,33 @@ TEST(RunRecord, FailedPhasesGiveNoFiguresAndHashesSeparateExperiments) {
   EXPECT_NE(HostFingerprint(run.environment), host);
   run.started_at = "";
   EXPECT_FALSE(MakeRunRecord(run, "", "x.json", &r).ok());
+}
+
+// The time base of `figure` (op "all" where it has one) in record `r`'s
+// phase run `phase`.
+std::string TimeBase(const RunRecord& r, const std::string& phase, const std::string& figure) {
+  for (const StoredFigure& f : r.figures) {
+    if (f.phase == phase && f.figure == figure && (f.op == "" || f.op == "all")) {
+      return f.time_base;
+    }
+  }
+  return "(none)";
+}
+
+TEST(RunRecord, FiguresCarryTheTimeBaseTheirRepetitionsUsed) {
+  RunResults run = MadeUpRun("x", "2026-11-25T12:00:00Z", 3);
+  // Phase 0 as read from a schema-4 file; phase 2 a merge of shards of both.
+  for (Repetition& rep : run.runs[0].repetitions) rep.rate_base = RateBase::kEngineCalls;
+  run.runs[2].repetitions[1].rate_base = RateBase::kEngineCalls;
+  RunRecord r;
+  ASSERT_TRUE(MakeRunRecord(run, "", "x.json", &r).ok());
+  EXPECT_EQ(TimeBase(r, "phase-0", "ops_per_sec"), kTimeBaseEngineCalls);
+  EXPECT_EQ(TimeBase(r, "phase-1", "ops_per_sec"), kTimeBaseWallSpan);
+  EXPECT_EQ(TimeBase(r, "phase-2", "ops_per_sec"), kTimeBaseMixed);
+  // `seconds` is the wall span whatever the schema; latencies and sizes have none.
+  EXPECT_EQ(TimeBase(r, "phase-0", "seconds"), kTimeBaseWallSpan);
+  EXPECT_EQ(TimeBase(r, "phase-0", "p99_ns"), "");
+  EXPECT_EQ(TimeBase(r, "phase-0", "file_bytes"), "");
 }
 
 }  // namespace

@@ -160,7 +160,7 @@ class SqlHistoryStore final : public HistoryStore {
         "SELECT r.workload_name, r.workload_hash, r.host_fingerprint, f.engine, f.phase,"
         " f.phase_op, f.threads, f.target_ops, f.cache, f.op, f.figure, r.run_id, r.started_at,"
         " r.hostname, r.kvbench_revision, e.library_version, r.kernel, r.compiler, f.n,"
-        " f.median, f.ci_low, f.ci_high, f.ci_level"
+        " f.median, f.ci_low, f.ci_high, f.ci_level, f.time_base"
         " FROM kvbench_figures f JOIN kvbench_runs r ON r.run_id = f.run_id"
         " LEFT JOIN kvbench_engines e ON e.run_id = f.run_id AND e.engine = f.engine"
         " WHERE f.figure IN (";
@@ -203,6 +203,7 @@ class SqlHistoryStore final : public HistoryStore {
       p.n = static_cast<int>(SqlInt(r[18]));
       p.median = SqlDouble(r[19]);
       if (!SqlIsNull(r[20])) p.ci = Interval{SqlDouble(r[20]), SqlDouble(r[21]), SqlDouble(r[22])};
+      p.time_base = SqlText(r[23]);
       out->push_back(std::move(p));
     }
     return Status::OK();
@@ -310,10 +311,10 @@ class SqlHistoryStore final : public HistoryStore {
                                            er.reason, nlohmann::json(er.options).dump()}));
     }
     KVBENCH_RETURN_IF_ERROR(engines.Flush());
-    BatchInsert figures(
-        conn_.get(), "kvbench_figures",
-        {"run_id", "figure_no", "engine", "phase", "phase_op", "threads", "target_ops", "cache",
-         "op", "figure", "n", "median", "min_value", "max_value", "ci_low", "ci_high", "ci_level"});
+    BatchInsert figures(conn_.get(), "kvbench_figures",
+                        {"run_id", "figure_no", "engine", "phase", "phase_op", "threads",
+                         "target_ops", "cache", "op", "figure", "n", "median", "min_value",
+                         "max_value", "ci_low", "ci_high", "ci_level", "time_base"});
     BatchInsert repetitions(conn_.get(), "kvbench_repetitions",
                             {"run_id", "figure_no", "repetition", "value"});
     // Figures first, then their repetitions (which reference them).
@@ -328,7 +329,7 @@ class SqlHistoryStore final : public HistoryStore {
           figures.Add({run.run_id, static_cast<int64_t>(i), f.engine, f.phase, f.phase_op,
                        static_cast<int64_t>(f.threads), f.target_ops, f.cache, f.op, f.figure,
                        static_cast<int64_t>(s.n), s.median, s.min, s.max, ci(&Interval::low),
-                       ci(&Interval::high), ci(&Interval::level)}));
+                       ci(&Interval::high), ci(&Interval::level), f.time_base}));
       if ((i + 1) % kProgressEvery == 0 || i + 1 == run.figures.size()) {
         KVBENCH_RETURN_IF_ERROR(figures.Flush());
         if (options.after_batch) options.after_batch(i + 1);

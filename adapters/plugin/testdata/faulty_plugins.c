@@ -2,7 +2,7 @@
  * Plugins that break the ABI, one per FAULT value, for
  * examples/plugin_sdk_test.sh: each must be refused at load (exit 2, one
  * message) or fail only its engine, never kvbench.
- *   FAULT_ABI_2          built for plugin ABI 2.0
+ *   FAULT_ABI_2          built for plugin ABI 2 (its minor version this SDK's)
  *   FAULT_CLASH          an engine named "stdmap", a built-in engine's name
  *   FAULT_MISSING_GET    an engine table without get
  *   FAULT_BAD_STATUS     put returns 42, not a kvbench_status
@@ -49,6 +49,7 @@ KVBENCH_PLUGIN_EXPORT const kvbench_plugin* kvbench_plugin_entry(void) {
   faulty_engines[0].put = bad_status_put;
 #elif defined(FAULT_OVERFLOW)
   faulty_engines[0].get = overflowing_get;
+  faulty_engines[0].get_ref = NULL; /* so kvbench calls the overflowing get */
 #endif
   return &plugin;
 }

@@ -1,4 +1,4 @@
-#include "results/change_point_acceptance.h"
+#include "tests/support/change_point_acceptance.h"
 
 #include <cmath>
 #include <cstdlib>

@@ -45,7 +45,7 @@
 // and -p overrides resolve into one property set. Besides CoreWorkload's,
 // YCSB's client properties (measurementtype, status.interval, exportfile...)
 // and database properties (`lmdb.mapsize`, YCSB-cpp's `rocksdb.dbname`...)
-// are read by runner/ycsb_db_properties.h; any other property is an error
+// are read by runner/ycsb/ycsb_db_properties.h; any other property is an error
 // naming it, except those docs/ycsb.md lists as ignored.
 #pragma once
 

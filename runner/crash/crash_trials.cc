@@ -1,4 +1,4 @@
-#include "runner/crash_trials.h"
+#include "runner/crash/crash_trials.h"
 
 #include <fcntl.h>
 #include <fmt/core.h>
@@ -18,10 +18,10 @@
 
 #include "adapters/registry.h"
 #include "results/durability.h"
-#include "runner/crash_commits.h"
+#include "runner/crash/crash_commits.h"
+#include "runner/crash/power_loss_mount.h"
 #include "runner/engine_process.h"
 #include "runner/interrupt.h"
-#include "runner/power_loss_mount.h"
 
 namespace kvbench::runner {
 

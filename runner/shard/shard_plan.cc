@@ -1,4 +1,4 @@
-#include "runner/shard_plan.h"
+#include "runner/shard/shard_plan.h"
 
 #include <fmt/format.h>
 
@@ -9,8 +9,9 @@
 #include <numeric>
 
 #include "common/strings.h"
+#include "runner/engine_schedule.h"
 #include "runner/phase_executor.h"
-#include "runner/shard_cost.h"
+#include "runner/shard/shard_cost.h"
 
 namespace kvbench::runner {
 
@@ -20,85 +21,10 @@ namespace {
 // different rules must not merge.
 constexpr int kShardingRulesVersion = 1;
 
-
-// Reads leave the engine as they found it (its data, key count and record
-// table; the page cache aside). Everything else changes its state.
-bool ChangesState(const PhaseSpec& s) {
-  switch (s.op) {
-    case PhaseOp::kGet:
-    case PhaseOp::kScan:
-    case PhaseOp::kRange:
-    case PhaseOp::kSkip:
-    case PhaseOp::kReopen:
-    case PhaseOp::kMemoryBaseline:
-      return false;
-    case PhaseOp::kRecordGet:
-    case PhaseOp::kRecordScan:
-    case PhaseOp::kRecordQuery:
-    case PhaseOp::kRecordFollow:
-      return !s.schema.empty();  // a schema of its own starts a new record table
-    case PhaseOp::kMix:
-      return std::any_of(s.proportions.begin(), s.proportions.end(), [](const auto& kv) {
-        return kv.second > 0 && kv.first != "read" && kv.first != "scan";
-      });
-    default:
-      return true;
-  }
-}
-
-// The engine's state before repetition `rep` is thrown away (the executor
-// recreates the engine): PhaseExecutor::RunRepetition's rule.
-bool Resets(const PhaseSpec& s, size_t phase, int rep) {
-  return s.fresh || (phase == 0 && rep > 0);
-}
-
 // A writing phase bounded by time: how many operations it does is not known
 // in advance, so no replay can repeat it.
 bool TimeBoundedWriter(const PhaseSpec& s) {
   return ChangesState(s) && s.count == 0 && s.duration_s > 0;
-}
-
-// Walks one engine's schedule (EngineSchedule's rules), calling `emit` per step.
-void WalkSchedule(const Workload& w, const std::vector<bool>& measured, const Capabilities& caps,
-                  int first_row, const std::function<void(const EngineStep&)>& emit) {
-  const auto last = std::find(measured.rbegin(), measured.rend(), true);
-  if (last == measured.rend()) return;
-  const size_t end = static_cast<size_t>(measured.rend() - last);  // one past the last measured
-  std::vector<EngineStep> pending;
-  size_t r = 0;
-  for (size_t p = 0; p < w.phases.size() && r < end; ++p) {
-    const PhaseSpec& spec = w.phases[p];
-    const bool supported = UnsupportedReason(spec, caps).empty();
-    const std::vector<MatrixPoint> points = ExpandMatrix(spec);
-    for (size_t m = 0; m < points.size() && r < end; ++m, ++r) {
-      if (measured[r]) {
-        // A phase that starts from an empty engine needs nothing before it.
-        if (supported && (spec.fresh || spec.op == PhaseOp::kRecreate)) pending.clear();
-        for (const EngineStep& s : pending) emit(s);
-        pending.clear();
-        emit({EngineStep::kMeasure, p, m, 0, first_row + static_cast<int>(r)});
-        continue;
-      }
-      if (!supported) continue;  // the executor does not run it at all
-      if (spec.op == PhaseOp::kRecreate) {
-        pending = {{EngineStep::kRecreate, p, m, 0, 0}};
-        continue;
-      }
-      for (int rep = 0; rep < std::max(1, spec.repetitions); ++rep) {
-        const bool reset = Resets(spec, p, rep);
-        if (reset) pending.clear();
-        if (ChangesState(spec)) {
-          pending.push_back({EngineStep::kReplay, p, m, rep, 0});
-          continue;
-        }
-        if (reset) pending.push_back({EngineStep::kRecreate, p, m, 0, 0});
-        if (points[m].cache == CacheState::kCold && caps.durable &&
-            (pending.empty() || pending.back().kind != EngineStep::kColdSync)) {
-          pending.push_back({EngineStep::kColdSync, p, m, 0, 0});
-        }
-      }
-    }
-  }
 }
 
 std::string FormatSeconds(double s) {
@@ -189,7 +115,7 @@ class ScheduleCoster {
   // row of the engine).
   std::pair<double, double> Cost(size_t e, const std::vector<bool>& measured) const {
     double total = 0, setup = 0;
-    WalkSchedule(plan_.workload, measured, caps_[e], 0, [&](const EngineStep& s) {
+    WalkEngineSchedule(plan_.workload, measured, caps_[e], 0, [&](const EngineStep& s) {
       const size_t local = first_local_row_[s.phase] + s.point;
       const double t = s.kind == EngineStep::kMeasure  ? measure_[e][local]
                        : s.kind == EngineStep::kReplay ? replay_[e][local]
@@ -236,12 +162,6 @@ Status ParseShardSpec(std::string_view text, ShardSpec* out) {
   return Status::OK();
 }
 
-size_t RowsPerEngine(const Workload& workload) {
-  size_t n = 0;
-  for (const PhaseSpec& p : workload.phases) n += ExpandMatrix(p).size();
-  return n;
-}
-
 std::vector<RowPlace> PlanRows(const RunPlan& plan) {
   std::vector<RowPlace> rows;
   for (size_t e = 0; e < plan.engines.size(); ++e) {
@@ -251,14 +171,6 @@ std::vector<RowPlace> PlanRows(const RunPlan& plan) {
     }
   }
   return rows;
-}
-
-std::vector<EngineStep> EngineSchedule(const Workload& workload, const std::vector<bool>& measured,
-                                       const Capabilities& caps, int first_row) {
-  std::vector<EngineStep> steps;
-  WalkSchedule(workload, measured, caps, first_row,
-               [&](const EngineStep& s) { steps.push_back(s); });
-  return steps;
 }
 
 std::vector<bool> ShardAssignment::RowsOf(int index, size_t total_rows) const {
@@ -313,7 +225,7 @@ ShardAssignment AssignShards(const RunPlan& plan, int count, const results::RunR
     a.unsharded_seconds += u.own_seconds;
   }
   a.cost_source = measured == nullptr
-                      ? "the model's estimates (runner/shard_cost.h)"
+                      ? "the model's estimates (runner/shard/shard_cost.h)"
                       : fmt::format(
                             "measured in {} for {} of the plan's {} rows, the model's "
                             "for the rest",

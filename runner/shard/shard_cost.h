@@ -1,4 +1,4 @@
-// Estimated seconds of a plan's steps (runner/shard_plan.h), for placing
+// Estimated seconds of a plan's steps (runner/shard/shard_plan.h), for placing
 // units on shards and for `kvbench validate --shards N`.
 //
 // Without measurements: a fixed model of the plan alone, the same on every
@@ -26,7 +26,7 @@
 
 #include "results/results.h"
 #include "runner/run_plan.h"
-#include "runner/shard_plan.h"
+#include "runner/shard/shard_plan.h"
 
 namespace kvbench::runner {
 

@@ -1,4 +1,4 @@
-#include "results/history/postgres_test_server.h"
+#include "tests/support/postgres_test_server.h"
 
 #include <fcntl.h>
 #include <libpq-fe.h>

@@ -1,8 +1,10 @@
-#include "runner/shard_cost.h"
+#include "runner/shard/shard_cost.h"
 
 #include <algorithm>
 #include <cstdlib>
+#include <string>
 
+#include "runner/operation_stream.h"
 #include "runner/phase_executor.h"
 
 namespace kvbench::runner {
@@ -37,21 +39,57 @@ double WriteSeconds(const PhaseSpec& s) {
 
 double ScanSeconds(double rows) { return kGetSeconds + rows * kScannedRowSeconds; }
 
+// Seconds of one stream operation of `kind` in phase `s` (a scan reads s.limit
+// rows), whether the phase is made of it alone or of a mix.
+double OpKindSeconds(OpKind kind, const PhaseSpec& s) {
+  switch (kind) {
+    case OpKind::kInsert:
+    case OpKind::kUpdate:
+    case OpKind::kDelete:
+      return WriteSeconds(s);
+    case OpKind::kRmw:
+      return kGetSeconds + WriteSeconds(s);
+    case OpKind::kGet:
+      return kGetSeconds;
+    case OpKind::kScan:
+      return ScanSeconds(static_cast<double>(s.limit));
+    case OpKind::kCommit:  // parts of the above, never chosen on their own
+    case OpKind::kRmwRead:
+    case OpKind::kRmwUpdate:
+    case OpKind::kCount:
+      break;
+  }
+  return 0;
+}
+
+// The kind a mix's proportion stands for. PhaseSpec::proportions keeps the
+// workload file's words (the parser admits only these five); the stream's
+// choice (OperationStream's mix table) reads them the same way.
+OpKind MixKindOf(const std::string& proportion) {
+  if (proportion == "read") return OpKind::kGet;
+  if (proportion == "update") return OpKind::kUpdate;
+  if (proportion == "insert") return OpKind::kInsert;
+  if (proportion == "scan") return OpKind::kScan;
+  return OpKind::kRmw;
+}
+
 // Seconds per operation of a counted phase.
 double PerOpSeconds(const PhaseSpec& s, uint64_t dataset_count) {
   const double limit = static_cast<double>(s.limit);
   switch (s.op) {
     case PhaseOp::kInsert:
+      return OpKindSeconds(OpKind::kInsert, s);
     case PhaseOp::kUpdate:
+      return OpKindSeconds(OpKind::kUpdate, s);
     case PhaseOp::kDelete:
     case PhaseOp::kDeleteAbsent:
-      return WriteSeconds(s);
+      return OpKindSeconds(OpKind::kDelete, s);
     case PhaseOp::kRmw:
-      return kGetSeconds + WriteSeconds(s);
+      return OpKindSeconds(OpKind::kRmw, s);
     case PhaseOp::kGet:
-      return kGetSeconds;
+      return OpKindSeconds(OpKind::kGet, s);
     case PhaseOp::kScan:
-      return ScanSeconds(limit);
+      return OpKindSeconds(OpKind::kScan, s);
     case PhaseOp::kRange: {
       const double span = std::max(0.0, s.to - s.from) * static_cast<double>(dataset_count);
       return ScanSeconds(s.limit_given ? std::min(span, limit) : span);
@@ -60,13 +98,9 @@ double PerOpSeconds(const PhaseSpec& s, uint64_t dataset_count) {
       return ScanSeconds(static_cast<double>(s.skip) + limit);
     case PhaseOp::kMix: {
       double sum = 0, weighted = 0;
-      for (const auto& [kind, share] : s.proportions) {
-        const double each = kind == "read"   ? kGetSeconds
-                            : kind == "scan" ? ScanSeconds(limit)
-                            : kind == "rmw"  ? kGetSeconds + WriteSeconds(s)
-                                             : WriteSeconds(s);
+      for (const auto& [proportion, share] : s.proportions) {
         sum += share;
-        weighted += share * each;
+        weighted += share * OpKindSeconds(MixKindOf(proportion), s);
       }
       return sum > 0 ? weighted / sum : kGetSeconds;
     }

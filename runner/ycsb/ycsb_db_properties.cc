@@ -1,4 +1,4 @@
-#include "runner/ycsb_db_properties.h"
+#include "runner/ycsb/ycsb_db_properties.h"
 
 #include <cmath>
 #include <cstdlib>

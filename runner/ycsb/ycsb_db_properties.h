@@ -28,7 +28,7 @@
 
 #include "common/status.h"
 #include "runner/workload.h"
-#include "runner/ycsb_properties.h"
+#include "runner/ycsb/ycsb_properties.h"
 
 namespace kvbench::runner {
 

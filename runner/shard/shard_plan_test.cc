@@ -1,11 +1,15 @@
-#include "runner/shard_plan.h"
+#include "runner/shard/shard_plan.h"
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <fstream>
+#include <map>
 #include <numeric>
+#include <string>
 
+#include "runner/shard/shard_cost.h"
+#include "runner/ycsb/workload_file.h"
 #include "tests/scratch_dir.h"
 
 namespace kvbench::runner {
@@ -274,6 +278,39 @@ TEST_F(ShardPlanTest, MeasuredCostsReplaceTheModelsAndMoveTheUnits) {
       ADD_FAILURE() << a.units[u].label;
   }
   EXPECT_NE(a.assignment_hash, AssignShards(plan, 2, nullptr, "").assignment_hash);
+}
+
+// A mix's parts cost what the phases made of one of them cost (the model reads
+// each proportion as its OpKind): a mix of reads only is a get phase, of rmw
+// only an rmw phase, of scans only a scan phase of the same limit; a mix
+// phase writes, so it adds the sync after writes a read phase does not.
+TEST_F(ShardPlanTest, TheModelCostsAMixAsTheOperationsItIsMadeOf) {
+  std::string toml =
+      "name = \"mix-costs\"\nrepetitions = 1\n[dataset]\nkind = \"sequential\"\n"
+      "count = 1000\n";
+  const auto phase = [&](const std::string& name, const std::string& body) {
+    toml += "[[phase]]\nname = \"" + name + "\"\ncount = 1000\n" + body;
+  };
+  phase("get", "op = \"get\"\n");
+  phase("rmw", "op = \"rmw\"\n");
+  phase("scan", "op = \"scan\"\nlimit = 10\n");
+  phase("update", "op = \"update\"\n");
+  phase("mix-read", "op = \"mix\"\nproportions = { read = 1 }\n");
+  phase("mix-rmw", "op = \"mix\"\nproportions = { rmw = 1 }\n");
+  phase("mix-scan", "op = \"mix\"\nproportions = { scan = 1 }\nlimit = 10\n");
+  phase("mix-half", "op = \"mix\"\nproportions = { read = 0.5, update = 0.5 }\n");
+  const RunPlan plan = Plan(toml, {"stdmap"});
+  const ShardCostModel model(plan, nullptr);
+  std::map<std::string, double> cost;
+  for (size_t p = 0; p < plan.workload.phases.size(); ++p) {
+    cost[plan.workload.phases[p].name] = model.MeasureSeconds(0, p, 0);
+  }
+  EXPECT_DOUBLE_EQ(cost["mix-rmw"], cost["rmw"]);
+  const double sync_after_writes = cost["mix-read"] - cost["get"];
+  EXPECT_GT(sync_after_writes, 0);
+  EXPECT_NEAR(cost["mix-scan"] - cost["scan"], sync_after_writes, 1e-9);
+  EXPECT_GT(cost["mix-scan"], cost["mix-read"]);  // ten rows read after the seek
+  EXPECT_NEAR(cost["mix-half"], (cost["mix-read"] + cost["update"]) / 2, 1e-9);
 }
 
 }  // namespace

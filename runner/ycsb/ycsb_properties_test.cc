@@ -1,4 +1,4 @@
-#include "runner/ycsb_properties.h"
+#include "runner/ycsb/ycsb_properties.h"
 
 #include <gtest/gtest.h>
 

@@ -24,10 +24,12 @@
 // earlier repetition that changes the engine's state since the last fresh
 // start: writes, syncs, reorganizations, record indexes, recreations, and
 // the sync a cold point's eviction does. Reads that change nothing are not
-// replayed. Replays run unthrottled (a target rate only paces, it does not
-// change which operations run) with the same threads, seeds and repetition
-// numbers, so every operation stream, key count and found/not-found count of
-// a measured unit equals the unsharded run's. What replays cannot restore is
+// replayed. Those rules are the child's walk (EngineSchedule), so they live
+// in the core: runner/engine_schedule.h. Replays run unthrottled (a target
+// rate only paces, it does not change which operations run) with the same
+// threads, seeds and repetition numbers, so every operation stream, key
+// count and found/not-found count of a measured unit equals the unsharded
+// run's. What replays cannot restore is
 // the page cache left by skipped reads: a unit whose cache is not "cold"
 // starts from what its setup left (its own cold point, in the same unit,
 // still precedes its hot point).
@@ -35,7 +37,7 @@
 // Assignment. Units are placed longest first on the shard whose estimated
 // time grows least with it (a unit whose setup a shard already runs costs
 // that shard only its own time); ties go to the lower shard. Estimates come
-// from a fixed model of the plan (runner/shard_cost.h) or from a results file
+// from a fixed model of the plan (runner/shard/shard_cost.h) or from a results file
 // of an earlier run (`--costs`), never from the host, so every shard of a
 // plan computes the same assignment.
 #pragma once
@@ -46,6 +48,7 @@
 
 #include "common/status.h"
 #include "results/results.h"
+#include "runner/engine_schedule.h"
 #include "runner/run_plan.h"
 
 namespace kvbench::runner {
@@ -65,32 +68,9 @@ struct RowPlace {
   size_t phase = 0;
   size_t point = 0;
 };
-// Every row of the plan, in run order (index = row number).
+// Every row of the plan, in run order (index = row number); an engine's
+// share is RowsPerEngine (runner/engine_schedule.h) long.
 std::vector<RowPlace> PlanRows(const RunPlan& plan);
-// Rows of one engine (the same for every engine).
-size_t RowsPerEngine(const Workload& workload);
-
-// What one engine's child does for a shard, in order.
-struct EngineStep {
-  enum Kind {
-    kMeasure,   // the matrix point with every repetition, recorded (PhaseExecutor::Run)
-    kReplay,    // one repetition, unthrottled, unrecorded
-    kColdSync,  // what a cold point leaves: the engine synced, closed and reopened
-    kRecreate,  // what a fresh start leaves: an empty engine
-  };
-  Kind kind = kMeasure;
-  size_t phase = 0;
-  size_t point = 0;
-  int repetition = 0;  // kReplay only
-  int row = 0;         // the plan row (kMeasure)
-};
-// The steps for measuring `measured` (one flag per row of this engine,
-// RowsPerEngine long) with every setup they need, ending at the last measured
-// row. `caps`: the engine's (a phase it cannot run does nothing; an
-// in-memory engine's cold points evict nothing). `first_row`: this engine's
-// first row number.
-std::vector<EngineStep> EngineSchedule(const Workload& workload, const std::vector<bool>& measured,
-                                       const Capabilities& caps, int first_row);
 
 struct ShardUnit {
   size_t engine = 0;

@@ -1,4 +1,4 @@
-#include "runner/crash_commits.h"
+#include "runner/crash/crash_commits.h"
 
 #include <fmt/core.h>
 

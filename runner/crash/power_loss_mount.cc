@@ -1,4 +1,4 @@
-#include "runner/power_loss_mount.h"
+#include "runner/crash/power_loss_mount.h"
 
 #include <fcntl.h>
 #include <poll.h>
@@ -207,12 +207,39 @@ Status PowerLossMount::Mount(const PowerLossPaths& given) {
   return Status::OK();
 }
 
+namespace {
+
+// write(2) that fails with EPIPE instead of raising SIGPIPE: a daemon that
+// died, or that the watchdog killed, leaves its pipe without a reader, and
+// the write must fail as "the daemon is gone", not end kvbench with signal
+// 13. SIGPIPE from a write goes to the writing thread, so it is blocked here
+// for the call and a pending one taken off before the mask is restored.
+ssize_t WriteWithoutSigpipe(int fd, const char* data, size_t size) {
+  sigset_t pipe_only, old;
+  sigemptyset(&pipe_only);
+  sigaddset(&pipe_only, SIGPIPE);
+  ::pthread_sigmask(SIG_BLOCK, &pipe_only, &old);
+  const ssize_t n = ::write(fd, data, size);
+  const int saved = errno;
+  if (n < 0 && saved == EPIPE) {
+    const timespec none{};
+    while (::sigtimedwait(&pipe_only, nullptr, &none) == SIGPIPE) {
+    }
+  }
+  ::pthread_sigmask(SIG_SETMASK, &old, nullptr);
+  errno = saved;
+  return n;
+}
+
+}  // namespace
+
 // Sends `line` (none when empty) and reads one answer line.
 Status PowerLossMount::Command(const std::string& line, std::string* answer, double timeout_s) {
   if (pid_ < 0) return Status::InvalidArgument("power-loss layer: not mounted");
   if (!line.empty()) {
     const std::string buf = line + "\n";
-    if (::write(to_daemon_, buf.data(), buf.size()) != static_cast<ssize_t>(buf.size())) {
+    if (WriteWithoutSigpipe(to_daemon_, buf.data(), buf.size()) !=
+        static_cast<ssize_t>(buf.size())) {
       return Status::IOError("power-loss layer: the daemon is gone (" + line + ")");
     }
   }

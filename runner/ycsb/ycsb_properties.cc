@@ -1,8 +1,8 @@
-#include "runner/ycsb_properties.h"
+#include "runner/ycsb/ycsb_properties.h"
 
 #include "common/input_file.h"
 #include "common/strings.h"
-#include "runner/ycsb_db_properties.h"
+#include "runner/ycsb/ycsb_db_properties.h"
 
 #include <cerrno>
 #include <cmath>

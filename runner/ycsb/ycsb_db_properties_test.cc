@@ -1,6 +1,6 @@
 // YCSB database property files (YCSB-cpp's lmdb.properties, rocksdb.properties...)
 // read as engine options, against the registered adapters' real option specs.
-#include "runner/ycsb_db_properties.h"
+#include "runner/ycsb/ycsb_db_properties.h"
 
 #include <gtest/gtest.h>
 

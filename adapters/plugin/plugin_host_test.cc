@@ -1,0 +1,163 @@
+// The plugin host (plugin_loader.h, plugin_adapter.h) against the test
+// plugins of testdata/abi_test_plugin.c: ABI 1.0 plugins still load and
+// work through get, 1.1's get_ref is used when present, results can name the
+// plugin (path, SHA-256, ABI), and an engine without concurrent writers never
+// sees two writers at once.
+#include <dlfcn.h>
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+
+#include <atomic>
+#include <map>
+#include <filesystem>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "adapters/plugin/plugin_loader.h"
+#include "adapters/registry.h"
+#include "kvbench/plugin.h"
+
+namespace kvbench::plugin_host {
+namespace {
+
+namespace fs = std::filesystem;
+
+// A symbol the already loaded test plugin exports beside its entry point.
+template <typename Fn>
+Fn TestSymbol(const char* path, const char* name) {
+  void* handle = dlopen(fs::canonical(path).c_str(), RTLD_NOW | RTLD_NOLOAD);
+  if (handle == nullptr) return nullptr;
+  return reinterpret_cast<Fn>(dlsym(handle, name));
+}
+
+struct Opened {
+  std::unique_ptr<Adapter> adapter;
+  std::string directory;
+};
+
+Opened Open(const std::string& engine) {
+  Opened o;
+  EXPECT_TRUE(AdapterRegistry::Global().Create(engine, &o.adapter).ok()) << engine;
+  if (!o.adapter) return o;
+  o.directory = (fs::temp_directory_path() /
+                 ("kvbench-plugin-host-" + engine + "-" + std::to_string(::getpid())))
+                    .string();
+  fs::create_directories(o.directory);
+  OpenRequest request;
+  request.directory = o.directory;
+  std::vector<OptionSpec> specs = o.adapter->OptionSpecs();
+  std::map<std::string, std::string> given;
+  EXPECT_TRUE(ResolveEngineOptions(engine, specs, given, &request.options).ok());
+  Status s = o.adapter->Open(request);
+  EXPECT_TRUE(s.ok()) << s.ToString();
+  return o;
+}
+
+void Close(Opened& o) {
+  if (o.adapter) {
+    EXPECT_TRUE(o.adapter->Close().ok());
+  }
+  std::error_code ec;
+  fs::remove_all(o.directory, ec);
+}
+
+TEST(PluginHost, Abi10PluginWithTwoEnginesLoadsAndReadsThroughGet) {
+  std::vector<std::string> engines;
+  Status s = LoadPlugin(KVBENCH_ABI10_TEST_PLUGIN, "", {}, &engines);
+  ASSERT_TRUE(s.ok()) << s.ToString();
+  // The second engine is only found when the array is stepped by 1.0's size.
+  ASSERT_EQ(engines, (std::vector<std::string>{"abi10-a", "abi10-b"}));
+  for (const std::string& engine : engines) {
+    Opened o = Open(engine);
+    ASSERT_TRUE(o.adapter);
+    std::unique_ptr<Session> session;
+    ASSERT_TRUE(o.adapter->NewSession(&session).ok());
+    ASSERT_TRUE(session->Put("key", std::string("v\0alue", 6)).ok());
+    std::string value;
+    ASSERT_TRUE(session->Get("key", &value).ok());
+    EXPECT_EQ(value, std::string("v\0alue", 6));
+    EXPECT_TRUE(session->Get("absent", &value).IsNotFound());
+    session.reset();
+    Close(o);
+  }
+  // The table's get_ref lies past 1.0's struct_size: never called.
+  auto calls = TestSymbol<long (*)()>(KVBENCH_ABI10_TEST_PLUGIN, "abi_test_get_ref_calls");
+  ASSERT_NE(calls, nullptr);
+  EXPECT_EQ(calls(), 0);
+  const PluginOrigin* origin = PluginOriginOf("abi10-b");
+  ASSERT_NE(origin, nullptr);
+  EXPECT_EQ(origin->abi_version, "1.0");
+  EXPECT_EQ(origin->path, fs::canonical(KVBENCH_ABI10_TEST_PLUGIN).string());
+  EXPECT_EQ(origin->sha256.size(), 64u);
+  EXPECT_EQ(origin->sha256.find_first_not_of("0123456789abcdef"), std::string::npos);
+  EXPECT_EQ(PluginOriginOf("stdmap-not-a-plugin"), nullptr);
+}
+
+TEST(PluginHost, Abi11GetRefIsUsedAndCopiesTheValue) {
+  Status s = LoadPlugin(KVBENCH_ABI_TEST_PLUGIN, "", {});
+  ASSERT_TRUE(s.ok()) << s.ToString();
+  auto calls = TestSymbol<long (*)()>(KVBENCH_ABI_TEST_PLUGIN, "abi_test_get_ref_calls");
+  ASSERT_NE(calls, nullptr);
+  const long before = calls();
+  Opened o = Open("abi-ref");
+  ASSERT_TRUE(o.adapter);
+  std::unique_ptr<Session> session;
+  ASSERT_TRUE(o.adapter->NewSession(&session).ok());
+  const std::string big(100000, 'b');
+  ASSERT_TRUE(session->Put("a", "first").ok());
+  ASSERT_TRUE(session->Put("b", big).ok());
+  ASSERT_TRUE(session->Put("e", "").ok());
+  std::string a, b, e = "not empty";
+  ASSERT_TRUE(session->Get("a", &a).ok());
+  ASSERT_TRUE(session->Get("b", &b).ok());
+  ASSERT_TRUE(session->Get("e", &e).ok());
+  // Each value was copied out before the next call reused the session's buffer.
+  EXPECT_EQ(a, "first");
+  EXPECT_EQ(b, big);
+  EXPECT_EQ(e, "");
+  EXPECT_TRUE(session->Get("absent", &a).IsNotFound());
+  EXPECT_EQ(calls() - before, 4);
+  EXPECT_EQ(PluginOriginOf("abi-ref")->abi_version,
+            std::to_string(KVBENCH_PLUGIN_ABI_MAJOR) + "." +
+                std::to_string(KVBENCH_PLUGIN_ABI_MINOR));
+  session.reset();
+  Close(o);
+}
+
+TEST(PluginHost, WritersOfAnEngineWithoutConcurrentWritersRunOneAtATime) {
+  Status s = LoadPlugin(KVBENCH_ABI_TEST_PLUGIN, "", {});
+  ASSERT_TRUE(s.ok()) << s.ToString();
+  auto most = TestSymbol<int (*)()>(KVBENCH_ABI_TEST_PLUGIN, "abi_test_most_writers_inside");
+  ASSERT_NE(most, nullptr);
+  Opened o = Open("abi-serial");
+  ASSERT_TRUE(o.adapter);
+  ASSERT_FALSE(o.adapter->capabilities().concurrent_writers);
+  std::atomic<int> failures{0};
+  std::vector<std::thread> writers;
+  for (int t = 0; t < 2; ++t) {
+    writers.emplace_back([&, t] {
+      std::unique_ptr<Session> session;
+      if (!o.adapter->NewSession(&session).ok()) {
+        ++failures;
+        return;
+      }
+      for (int i = 0; i < 20000; ++i) {
+        const std::string key = std::to_string(t) + ":" + std::to_string(i % 500);
+        // Every fourth write inside a batch of its own: the gate spans begin..commit.
+        const bool batch = i % 4 == 0;
+        if (batch && !session->BeginBatch().ok()) ++failures;
+        if (!session->Put(key, "value").ok()) ++failures;
+        if (batch && !session->CommitBatch().ok()) ++failures;
+      }
+    });
+  }
+  for (std::thread& w : writers) w.join();
+  EXPECT_EQ(failures.load(), 0);
+  EXPECT_EQ(most(), 1) << "two writers were inside the plugin's put at once";
+  Close(o);
+}
+
+}  // namespace
+}  // namespace kvbench::plugin_host
