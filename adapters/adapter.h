@@ -120,6 +120,12 @@ class ScanVisitor {
 // engines the adapter emulates the grouping (Capabilities::transactional is
 // false) and AbortBatch returns NotSupported. Reads inside a batch are allowed;
 // whether they see the batch's own writes is engine-defined.
+//
+// Misuse of batches is InvalidArgument, worded alike by every engine and
+// leaving the session as it was: "begin batch: a batch is already open",
+// "commit batch: no batch open", "abort batch: no batch open" (a
+// transactional engine's AbortBatch). adapters/support/batch_state.h gives
+// these answers; the conformance suite asserts the words.
 class Session {
  public:
   virtual ~Session() = default;

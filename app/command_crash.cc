@@ -64,25 +64,22 @@ std::string TrialSummary(const results::DurabilityRun& d) {
       d.declared, d.finding ? "  <-- FINDING: the declaration promises more" : "");
 }
 
-int RunCrash(const CrashArgs& args) {
-  runner::InstallInterruptHandlers();
-  if (args.trials < 1) {
-    fmt::print(stderr, "kvbench: --trials must be at least 1 (got {})\n", args.trials);
-    return kExitBadInput;
-  }
-  std::vector<std::string> faults;
-  for (const std::string& f : CLI::detail::split(args.faults, ',')) {
+// The faults of --fault, each power-loss, torn or kill; false (said on
+// stderr) for any other.
+bool ParseFaults(const std::string& list, std::vector<std::string>* faults) {
+  for (const std::string& f : CLI::detail::split(list, ',')) {
     if (f != "power-loss" && f != "torn" && f != "kill") {
       fmt::print(stderr, "kvbench: --fault: '{}' is not power-loss, torn or kill\n", f);
-      return kExitBadInput;
+      return false;
     }
-    faults.push_back(f);
+    faults->push_back(f);
   }
-  runner::RunPlan plan;
-  if (Status s = runner::PlanRun(args.file, args.overrides, &plan); !s.ok()) {
-    fmt::print(stderr, "kvbench: {}\n", s.message());
-    return kExitBadInput;
-  }
+  return true;
+}
+
+// Whether some engine of the plan keeps its data across a fault (one whose
+// adapter cannot be made counts as not).
+bool AnyDurableEngine(const runner::RunPlan& plan) {
   bool any_durable = false;
   for (const results::EngineRun& e : plan.engines) {
     std::unique_ptr<Adapter> adapter;
@@ -90,53 +87,38 @@ int RunCrash(const CrashArgs& args) {
       any_durable = any_durable || adapter->capabilities().durable;
     }
   }
-  if (!any_durable) {
-    fmt::print(stderr,
-               "kvbench: {}: no engine in the workload is durable (kvbench crash measures what "
-               "survives a fault; in-memory engines keep nothing)\n",
-               args.file);
-    return kExitBadInput;
-  }
-  const bool power =
-      std::any_of(faults.begin(), faults.end(), [](const std::string& f) { return f != "kill"; });
-  const std::string layer =
-      args.layer_binary.empty() ? BesideThisExecutable("kvbench-powerloss") : args.layer_binary;
-  if (power) {
-    if (Status s = runner::CheckFuseDevice(); !s.ok()) {
-      fmt::print(stderr, "kvbench: {}\n", s.message());
-      return kExitBadInput;
-    }
-    if (::access(layer.c_str(), X_OK) != 0) {
-      fmt::print(stderr,
-                 "kvbench: the power-loss layer '{}' is missing (build kvbench-powerloss)\n",
-                 layer);
-      return kExitBadInput;
-    }
-    for (const std::string& stale : runner::CleanStaleMounts()) {
-      fmt::print(stderr,
-                 "kvbench: detached a stale power-loss mount at '{}' (its daemon had died)\n",
-                 stale);
-    }
-  }
+  return any_durable;
+}
 
-  std::string out = args.out;
-  if (out.empty()) {
-    std::string stamp = runner::UtcTimestamp();
-    std::replace(stamp.begin(), stamp.end(), ':', '-');
-    out = "runs/" + SlugOf(plan.workload.name) + "-crash-" + stamp;
-  }
-  OutputDir out_dir;
-  std::string replaced;
-  const std::string owner = results::NewRunId();
-  if (Status s = OutputDir::Open(out, owner, args.overwrite, &out_dir, &replaced); !s.ok()) {
+// The power-loss layer can run here: FUSE is there and so is the layer's
+// executable; stale mounts of a dead daemon are detached. False (said on
+// stderr) when it cannot.
+bool PreparePowerLossLayer(const std::string& layer) {
+  if (Status s = runner::CheckFuseDevice(); !s.ok()) {
     fmt::print(stderr, "kvbench: {}\n", s.message());
-    return kExitBadInput;
+    return false;
   }
-  if (!replaced.empty()) fmt::print(stderr, "kvbench: --overwrite: replaced {} in '{}'\n", replaced, out);
-  std::error_code ec;
-  const std::string results_path = out + "/results.json";
+  if (::access(layer.c_str(), X_OK) != 0) {
+    fmt::print(stderr,
+               "kvbench: the power-loss layer '{}' is missing (build kvbench-powerloss)\n",
+               layer);
+    return false;
+  }
+  for (const std::string& stale : runner::CleanStaleMounts()) {
+    fmt::print(stderr,
+               "kvbench: detached a stale power-loss mount at '{}' (its daemon had died)\n",
+               stale);
+  }
+  return true;
+}
 
-  results::RunResults results;
+// The results the trials are added to: the throughput run's (a normal run of
+// the workload into `out`, read back from results_path), or with
+// --no-throughput the run's facts alone. Returns kExitOk, or the exit code to
+// end with.
+int StartResults(const CrashArgs& args, const runner::RunPlan& plan, const std::string& out,
+                 const std::string& owner, const std::string& results_path,
+                 results::RunResults* results) {
   if (!args.no_throughput) {
     RunArgs run;
     run.files = {args.file};
@@ -147,30 +129,32 @@ int RunCrash(const CrashArgs& args) {
     run.command_line = args.command_line;
     const int rc = RunWorkloads(run);
     if (rc == kExitBadInput || rc == kExitInterrupted) return rc;
-    if (Status s = results::ReadResultsFile(results_path, &results); !s.ok()) {
+    if (Status s = results::ReadResultsFile(results_path, results); !s.ok()) {
       fmt::print(stderr, "kvbench: {}\n", s.ToString());
       return kExitFailure;
     }
-  } else {
-    results.started_at = runner::UtcTimestamp();
-    results.command_line = args.command_line;
-    results.environment = runner::CaptureEnvironment(out);
-    const runner::Workload& w = plan.workload;
-    results.workload = {w.name,   w.description,        args.file,
-                        w.source, args.overrides.scale, plan.dataset};
-    results.engines = plan.engines;
-    results.run_id = owner;
+    return kExitOk;
   }
-  // The trials add to the file engine by engine: incomplete until they end.
-  results.complete = false;
+  results->started_at = runner::UtcTimestamp();
+  results->command_line = args.command_line;
+  results->environment = runner::CaptureEnvironment(out);
+  const runner::Workload& w = plan.workload;
+  results->workload = {w.name,   w.description,        args.file,
+                       w.source, args.overrides.scale, plan.dataset};
+  results->engines = plan.engines;
+  results->run_id = owner;
+  return kExitOk;
+}
 
-  const std::string scratch = out + "/crash-scratch";
-  if (Status s = ClaimDirectory(scratch, owner, ClaimMode::kReuseOwned); !s.ok()) {
-    fmt::print(stderr, "kvbench: {}\n", s.message());
-    return kExitFailure;
-  }
+// The trials of every engine under every fault, each engine's added to
+// results.json (results_path) as it ends; *rc becomes kExitFailure when an
+// engine's trials failed. A results.json that cannot be written ends them at
+// once with its status.
+Status RunAllTrials(const CrashArgs& args, const runner::RunPlan& plan,
+                    const std::vector<std::string>& faults, const std::string& layer,
+                    const std::string& scratch, const std::string& results_path,
+                    results::RunResults* results, int* rc) {
   const bool tty = ::isatty(STDERR_FILENO) && !args.quiet;
-  int rc = kExitOk;
   for (const std::string& fault : faults) {
     for (const results::EngineRun& engine : plan.engines) {
       if (runner::InterruptCount() > 0) break;
@@ -191,14 +175,74 @@ int RunCrash(const CrashArgs& args) {
       runner::RunCrashTrials(engine, options, &d);
       if (tty) fmt::print(stderr, "\r\033[K");
       if (!args.quiet) fmt::print(stderr, "kvbench: {}\n", TrialSummary(d));
-      if (d.status == "failed") rc = kExitFailure;
-      results.durability.push_back(std::move(d));
-      results.finished_at = runner::UtcTimestamp();
-      if (Status s = results::WriteResultsFile(results, results_path); !s.ok()) {
-        fmt::print(stderr, "kvbench: {}\n", s.ToString());
-        return kExitFailure;
-      }
+      if (d.status == "failed") *rc = kExitFailure;
+      results->durability.push_back(std::move(d));
+      results->finished_at = runner::UtcTimestamp();
+      KVBENCH_RETURN_IF_ERROR(results::WriteResultsFile(*results, results_path));
     }
+  }
+  return Status::OK();
+}
+
+int RunCrash(const CrashArgs& args) {
+  runner::InstallInterruptHandlers();
+  if (args.trials < 1) {
+    fmt::print(stderr, "kvbench: --trials must be at least 1 (got {})\n", args.trials);
+    return kExitBadInput;
+  }
+  std::vector<std::string> faults;
+  if (!ParseFaults(args.faults, &faults)) return kExitBadInput;
+  runner::RunPlan plan;
+  if (Status s = runner::PlanRun(args.file, args.overrides, &plan); !s.ok()) {
+    fmt::print(stderr, "kvbench: {}\n", s.message());
+    return kExitBadInput;
+  }
+  if (!AnyDurableEngine(plan)) {
+    fmt::print(stderr,
+               "kvbench: {}: no engine in the workload is durable (kvbench crash measures what "
+               "survives a fault; in-memory engines keep nothing)\n",
+               args.file);
+    return kExitBadInput;
+  }
+  const bool power =
+      std::any_of(faults.begin(), faults.end(), [](const std::string& f) { return f != "kill"; });
+  const std::string layer =
+      args.layer_binary.empty() ? BesideThisExecutable("kvbench-powerloss") : args.layer_binary;
+  if (power && !PreparePowerLossLayer(layer)) return kExitBadInput;
+
+  std::string out = args.out;
+  if (out.empty()) {
+    std::string stamp = runner::UtcTimestamp();
+    std::replace(stamp.begin(), stamp.end(), ':', '-');
+    out = "runs/" + SlugOf(plan.workload.name) + "-crash-" + stamp;
+  }
+  OutputDir out_dir;
+  std::string replaced;
+  const std::string owner = results::NewRunId();
+  if (Status s = OutputDir::Open(out, owner, args.overwrite, &out_dir, &replaced); !s.ok()) {
+    fmt::print(stderr, "kvbench: {}\n", s.message());
+    return kExitBadInput;
+  }
+  if (!replaced.empty()) fmt::print(stderr, "kvbench: --overwrite: replaced {} in '{}'\n", replaced, out);
+  const std::string results_path = out + "/results.json";
+
+  results::RunResults results;
+  if (const int rc = StartResults(args, plan, out, owner, results_path, &results); rc != kExitOk) {
+    return rc;
+  }
+  // The trials add to the file engine by engine: incomplete until they end.
+  results.complete = false;
+
+  const std::string scratch = out + "/crash-scratch";
+  if (Status s = ClaimDirectory(scratch, owner, ClaimMode::kReuseOwned); !s.ok()) {
+    fmt::print(stderr, "kvbench: {}\n", s.message());
+    return kExitFailure;
+  }
+  int rc = kExitOk;
+  if (Status s = RunAllTrials(args, plan, faults, layer, scratch, results_path, &results, &rc);
+      !s.ok()) {
+    fmt::print(stderr, "kvbench: {}\n", s.ToString());
+    return kExitFailure;
   }
   if (Status s = RemoveOwnedDirectory(scratch); !s.ok()) fmt::print(stderr, "kvbench: {}\n", s.message());
   results.complete = runner::InterruptCount() == 0;

@@ -126,24 +126,30 @@ void AddHelpCommand(CLI::App& app, int* exit_code) {
   cmd->add_flag("--json", *json, "Every command and option as JSON")->group("");
   cmd->set_help_flag("-h,--help", help_description);
   cmd->add_option("command", *command,
-                  "A command (run, validate, report, compare, history, crash, engines, gen)");
+                  "A command (run, validate, report, compare, history, crash, engines, gen, ...); "
+                  "without one, kvbench's own help");
   cmd->footer("Example: kvbench help run");
   cmd->callback([&app, command, json, exit_code] {
     if (*json) {
       std::cout << CommandLineJson(app);
       return;
     }
+    // Not app.help(): CLI11 hands that to the parsed subcommand, which is
+    // `help` itself here, so `kvbench help` would print the help of `help`.
     if (command->empty()) {
-      std::cout << app.help();
+      std::cout << app.get_formatter()->make_help(&app, app.get_name(), CLI::AppFormatMode::Normal);
       return;
     }
+    std::string known;
     for (CLI::App* sub : app.get_subcommands(nullptr)) {
       if (sub->get_name() == *command) {
-        std::cout << sub->help();
+        std::cout << sub->help(app.get_name());
         return;
       }
+      if (!sub->get_group().empty()) known += (known.empty() ? "" : ", ") + sub->get_name();
     }
-    std::cerr << "kvbench help: unknown command '" << *command << "'\n";
+    std::cerr << "kvbench help: unknown command '" << *command << "' (commands: " << known
+              << ")\n";
     *exit_code = kExitBadInput;
   });
 }

@@ -1,4 +1,4 @@
-// `kvbench run FILE... [--engines a,b] [--scale F] [--repeat N] [--out DIR]
+// `kvbench run FILE... [--engines a,b] [--scale F] [--repeat N] [--forks N] [--out DIR]
 //  [-p name=value]... [--ycsb-output[=DIR]] [--shard K/N [--costs FILE] [--label KEY=VALUE]...]`
 #include <fmt/core.h>
 
@@ -46,6 +46,11 @@ void AddRunCommand(CLI::App& app, int* exit_code) {
   cmd->add_option("--scale", args->overrides.scale, "Multiply every count by this factor");
   cmd->add_option("--repeat", args->overrides.repeat, "Repetitions of every phase (>= 1; default: the workload's, 5 unless it says)")
       ->check(CLI::Range(1, 1000000));
+  cmd->add_option("--forks", args->overrides.forks,
+                  "Run every engine's phases in N fresh processes, one after another, and pool "
+                  "their repetitions, so the figures' intervals hold the differences between "
+                  "processes (default: the workload's [measurement] forks, 1 unless it says)")
+      ->check(CLI::Range(1, runner::kMaxForks));
   cmd->add_option("--timeout", args->overrides.timeout_s, "Seconds allowed per engine");
   cmd->add_option("--seed", args->overrides.seed,
                   "Seed of every dataset (default: the workload's); recorded in results.json");

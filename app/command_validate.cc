@@ -22,6 +22,9 @@ void AddValidateCommand(CLI::App& app, int* exit_code) {
   cmd->add_option("--scale", overrides->scale, "Multiply every count by this factor");
   cmd->add_option("--repeat", overrides->repeat, "Repetitions of every phase (>= 1; default: the workload's, 5 unless it says)")
       ->check(CLI::Range(1, 1000000));
+  cmd->add_option("--forks", overrides->forks,
+                  "Processes per engine (>= 1; default: the workload's [measurement] forks, 1)")
+      ->check(CLI::Range(1, runner::kMaxForks));
   cmd->add_option("-p", overrides->properties,
                   "YCSB property override name=value (repeatable; YCSB property files only)")
       ->allow_extra_args(false);

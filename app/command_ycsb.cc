@@ -81,6 +81,125 @@ bool LoadFinished(const results::RunResults& results) {
   return false;
 }
 
+// The engine to run, by kvbench's name: the command line's (load|run ENGINE
+// or -db), else the properties' db or dbname.
+Status FindYcsbEngine(const YcsbCommandLine& cl, const runner::Workload& w, std::string* engine) {
+  std::string db = cl.engine;
+  if (db.empty()) db = Property(w, "db").empty() ? Property(w, "dbname") : Property(w, "db");
+  if (db.empty()) {
+    return Status::InvalidArgument(
+        "ycsb: name the engine: kvbench ycsb load|run ENGINE, or -db ENGINE");
+  }
+  *engine = YcsbEngineName(db);
+  if (AdapterRegistry::Global().Find(*engine) == nullptr) {
+    std::string known;
+    for (const std::string& n : AdapterRegistry::Global().Names()) {
+      known += (known.empty() ? "" : ", ") + n;
+    }
+    return Status::InvalidArgument("ycsb: -db " + db + ": unknown engine '" + *engine +
+                                   "' (known: basic, wiredtiger, " + known + ")");
+  }
+  return Status::OK();
+}
+
+// Keeps the phases asked for (*load, *run: the command line's, else the
+// properties') and drops the other.
+Status KeepYcsbPhases(const YcsbCommandLine& cl, runner::Workload* w, bool* load, bool* run) {
+  *load = cl.load;
+  *run = cl.run;
+  if (!*load && !*run) PhasesFromProperties(*w, load, run);
+  std::vector<runner::PhaseSpec> phases;
+  for (runner::PhaseSpec& p : w->phases) {
+    if ((p.name == "load" && *load) || (p.name == "run" && *run)) phases.push_back(std::move(p));
+  }
+  if (*load && (phases.empty() || phases.front().name != "load")) {
+    return Status::InvalidArgument(cl.files.front() + ": nothing to load (insertcount is 0)");
+  }
+  w->phases = std::move(phases);
+  return Status::OK();
+}
+
+// The plan's warnings and the data directory's, and after a load each engine
+// option a run sets differently from it.
+void PrintYcsbWarnings(const runner::RunPlan& plan, const std::string& dir_warning, bool load,
+                       const YcsbDataMarker& marker, const std::string& dir) {
+  for (const std::string& note : plan.warnings) fmt::print(stderr, "kvbench: warning: {}\n", note);
+  if (!dir_warning.empty()) fmt::print(stderr, "kvbench: warning: {}\n", dir_warning);
+  if (load) return;
+  for (const auto& [option, value] : plan.engines.front().options) {
+    const auto loaded = marker.options.find(option);
+    if (loaded != marker.options.end() && loaded->second != value) {
+      fmt::print(stderr, "kvbench: warning: {}: loaded with {}={}, run with {}\n", dir, option,
+                 loaded->second, value);
+    }
+  }
+}
+
+// kvbench's run of the plan: the engine's files in DIR/data, the results in
+// --out (default runs/ycsb-ENGINE[-load][-run]-TIME).
+RunArgs YcsbRunArgs(const YcsbCommandLine& cl, const std::vector<std::string>& argv,
+                    const std::string& engine, const std::string& dir, bool load, bool run,
+                    const runner::Workload& planned) {
+  RunArgs args;
+  args.engine_dir = dir + "/data";
+  args.quiet = cl.quiet;
+  args.summary_on_stderr = true;
+  std::string stamp = runner::UtcTimestamp();
+  for (char& c : stamp) {
+    if (c == ':') c = '-';
+  }
+  args.out = !cl.out.empty() ? cl.out
+                             : "runs/ycsb-" + engine + (load ? "-load" : "") + (run ? "-run" : "") +
+                                   "-" + stamp;
+  args.hdr_prefix =
+      planned.ycsb_output.hdr_path.empty() ? args.out + "/" : planned.ycsb_output.hdr_path;
+  args.command_line = "kvbench ycsb";
+  for (const std::string& a : argv) args.command_line += " " + a;
+  return args;
+}
+
+// After a load: its marker says complete if it finished, else runs will refuse
+// the directory. Returns rc, or kExitFailure when the marker cannot be written.
+int FinishYcsbLoad(const results::RunResults& results, const std::string& dir,
+                   YcsbDataMarker* loaded, int rc) {
+  if (!LoadFinished(results)) {
+    fmt::print(stderr,
+               "kvbench: {}: the load did not finish; runs will refuse it until a load does\n",
+               dir);
+    return rc;
+  }
+  loaded->complete = true;
+  if (Status s = WriteYcsbMarker(dir, *loaded); !s.ok()) {
+    fmt::print(stderr, "kvbench: {}\n", s.ToString());
+    return kExitFailure;
+  }
+  return rc;
+}
+
+// YCSB's output of the run, to exportfile or stdout. Returns rc, or
+// kExitFailure when a phase did not finish (YCSB's run did not happen unless
+// every phase ran) or the exportfile cannot be written.
+int ReportYcsbRun(const results::RunResults& results, const runner::Workload& planned,
+                  const std::string& engine, bool cpp_form, int rc) {
+  for (const results::PhaseRun& run : results.runs) {
+    if (run.status != "ok" && rc == kExitOk) {
+      fmt::print(stderr, "kvbench: {}: phase {} {}: {}\n", engine, run.phase, run.status,
+                 run.reason);
+      rc = kExitFailure;
+    }
+  }
+  const std::string text = YcsbText(results, planned, cpp_form);
+  if (const std::string& file = planned.ycsb_output.export_file; !file.empty()) {
+    if (Status s = WriteFileAtomically(file, text); !s.ok()) {
+      fmt::print(stderr, "kvbench: exportfile: {}\n", s.ToString());
+      rc = kExitFailure;
+    }
+  } else {
+    fmt::print("{}", text);
+  }
+  return rc;
+}
+
 int RunYcsbCommand(const std::vector<std::string>& argv) {
   YcsbCommandLine cl;
   if (Status s = ParseYcsbCommandLine(argv, &cl); !s.ok()) return BadInput(s);
@@ -97,35 +216,11 @@ int RunYcsbCommand(const std::vector<std::string>& argv) {
       !s.ok()) {
     return BadInput(s);
   }
-
-  std::string db = cl.engine;
-  if (db.empty()) db = Property(w, "db").empty() ? Property(w, "dbname") : Property(w, "db");
-  if (db.empty()) {
-    return BadInput(Status::InvalidArgument(
-        "ycsb: name the engine: kvbench ycsb load|run ENGINE, or -db ENGINE"));
-  }
-  const std::string engine = YcsbEngineName(db);
-  if (AdapterRegistry::Global().Find(engine) == nullptr) {
-    std::string known;
-    for (const std::string& n : AdapterRegistry::Global().Names()) {
-      known += (known.empty() ? "" : ", ") + n;
-    }
-    return BadInput(Status::InvalidArgument("ycsb: -db " + db + ": unknown engine '" + engine +
-                                            "' (known: basic, wiredtiger, " + known + ")"));
-  }
-
-  bool load = cl.load;
-  bool run = cl.run;
-  if (!load && !run) PhasesFromProperties(w, &load, &run);
-  std::vector<runner::PhaseSpec> phases;
-  for (runner::PhaseSpec& p : w.phases) {
-    if ((p.name == "load" && load) || (p.name == "run" && run)) phases.push_back(std::move(p));
-  }
-  if (load && (phases.empty() || phases.front().name != "load")) {
-    return BadInput(
-        Status::InvalidArgument(cl.files.front() + ": nothing to load (insertcount is 0)"));
-  }
-  w.phases = std::move(phases);
+  std::string engine;
+  if (Status s = FindYcsbEngine(cl, w, &engine); !s.ok()) return BadInput(s);
+  bool load = false;
+  bool run = false;
+  if (Status s = KeepYcsbPhases(cl, &w, &load, &run); !s.ok()) return BadInput(s);
 
   std::string dir = Property(w, "kvbench.dir");
   if (dir.empty() && w.ycsb_dirs.contains(engine)) dir = w.ycsb_dirs.at(engine);
@@ -149,17 +244,7 @@ int RunYcsbCommand(const std::vector<std::string>& argv) {
   runner::RunPlan plan;
   if (Status s = runner::PlanWorkload(std::move(w), overrides, &plan); !s.ok()) return BadInput(s);
   const runner::Workload& planned = plan.workload;
-  for (const std::string& note : plan.warnings) fmt::print(stderr, "kvbench: warning: {}\n", note);
-  if (!warning.empty()) fmt::print(stderr, "kvbench: warning: {}\n", warning);
-  if (!load) {
-    for (const auto& [option, value] : plan.engines.front().options) {
-      const auto loaded = marker.options.find(option);
-      if (loaded != marker.options.end() && loaded->second != value) {
-        fmt::print(stderr, "kvbench: warning: {}: loaded with {}={}, run with {}\n", dir, option,
-                   loaded->second, value);
-      }
-    }
-  }
+  PrintYcsbWarnings(plan, warning, load, marker, dir);
 
   YcsbDataMarker loaded;
   if (load) {
@@ -177,57 +262,15 @@ int RunYcsbCommand(const std::vector<std::string>& argv) {
       return kExitFailure;
     }
   }
-  RunArgs args;
-  args.engine_dir = dir + "/data";
-  args.quiet = cl.quiet;
-  args.summary_on_stderr = true;
-  std::string stamp = runner::UtcTimestamp();
-  for (char& c : stamp) {
-    if (c == ':') c = '-';
-  }
-  args.out = !cl.out.empty() ? cl.out
-                             : "runs/ycsb-" + engine + (load ? "-load" : "") + (run ? "-run" : "") +
-                                   "-" + stamp;
-  args.hdr_prefix =
-      planned.ycsb_output.hdr_path.empty() ? args.out + "/" : planned.ycsb_output.hdr_path;
-  args.command_line = "kvbench ycsb";
-  for (const std::string& a : argv) args.command_line += " " + a;
+  const RunArgs args = YcsbRunArgs(cl, argv, engine, dir, load, run, planned);
   std::string sources;
   for (const std::string& f : cl.files) sources += (sources.empty() ? "" : " ") + f;
 
   runner::InstallInterruptHandlers();
   results::RunResults results;
   int rc = RunPlanned(plan, sources, args, &results);
-  if (load && LoadFinished(results)) {
-    loaded.complete = true;
-    if (Status s = WriteYcsbMarker(dir, loaded); !s.ok()) {
-      fmt::print(stderr, "kvbench: {}\n", s.ToString());
-      rc = kExitFailure;
-    }
-  } else if (load) {
-    fmt::print(stderr,
-               "kvbench: {}: the load did not finish; runs will refuse it until a load does\n",
-               dir);
-  }
-
-  // YCSB's run did not happen unless every phase ran.
-  for (const results::PhaseRun& run : results.runs) {
-    if (run.status != "ok" && rc == kExitOk) {
-      fmt::print(stderr, "kvbench: {}: phase {} {}: {}\n", engine, run.phase, run.status,
-                 run.reason);
-      rc = kExitFailure;
-    }
-  }
-  const std::string text = YcsbText(results, planned, cl.cpp_form);
-  if (const std::string& file = planned.ycsb_output.export_file; !file.empty()) {
-    if (Status s = WriteFileAtomically(file, text); !s.ok()) {
-      fmt::print(stderr, "kvbench: exportfile: {}\n", s.ToString());
-      rc = kExitFailure;
-    }
-  } else {
-    fmt::print("{}", text);
-  }
-  return rc;
+  if (load) rc = FinishYcsbLoad(results, dir, &loaded, rc);
+  return ReportYcsbRun(results, planned, engine, cl.cpp_form, rc);
 }
 
 }  // namespace

@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <functional>
 #include <iostream>
 #include <memory>
 
@@ -51,11 +52,17 @@ std::string EngineDataDir(const std::string& data_root, const std::string& engin
   return data_root + "/" + SlugOf(engine);
 }
 
-// Adds a phase run the engine's process reported. A failure is said on
-// stderr as it happens; rows measured after a writing phase failed are kept
-// but marked, so no report ranks figures of a half-written database.
-void TakePhaseRun(const std::string& workload, results::PhaseRun run, std::string* failed_write,
-                  results::RunResults* results) {
+// Adds a phase run the engine's process reported (`fork` of `forks`: a
+// later fork's rows join the same rows of the forks before it). A failure is
+// said on stderr as it happens; rows measured after a writing phase failed
+// (in the same process) are kept but marked, so no report ranks figures of a
+// half-written database; a failure in any fork fails the row.
+void TakePhaseRun(const std::string& workload, int fork, int forks, results::PhaseRun run,
+                  std::string* failed_write, results::RunResults* results) {
+  if (forks > 1) {
+    for (results::Repetition& r : run.repetitions) r.fork = fork;
+    if (run.status != "ok") run.reason = fmt::format("fork {} of {}: {}", fork + 1, forks, run.reason);
+  }
   if (run.status == "failed") {
     fmt::print(stderr, "kvbench: {}: {}: phase '{}' failed: {}\n", workload, run.engine, run.phase,
                run.reason);
@@ -68,7 +75,20 @@ void TakePhaseRun(const std::string& workload, results::PhaseRun run, std::strin
     run.reason = "ran after the writing phase '" + *failed_write +
                  "' failed: its figures are of a partly written database, so not compared";
   }
-  results->runs.push_back(std::move(run));
+  auto same = std::find_if(results->runs.begin(), results->runs.end(), [&](const results::PhaseRun& r) {
+    return r.engine == run.engine && r.phase == run.phase && r.threads == run.threads &&
+           r.target_ops == run.target_ops && r.cache == run.cache && r.row == run.row;
+  });
+  if (fork == 0 || same == results->runs.end()) {
+    results->runs.push_back(std::move(run));
+    return;
+  }
+  if (run.wall_seconds) same->wall_seconds = same->wall_seconds.value_or(0) + *run.wall_seconds;
+  if (run.status != "ok" && same->status == "ok") {
+    same->status = run.status;
+    same->reason = run.reason;
+  }
+  for (results::Repetition& r : run.repetitions) same->repetitions.push_back(std::move(r));
 }
 
 // " (the file system of DIR is full: ...)" when a failure happened on a full
@@ -83,34 +103,22 @@ std::string DiskFullNote(const std::string& dir) {
                      free_bytes);
 }
 
-// Runs one engine in a child and appends what it reported to `results`.
-void RunEngine(const runner::RunPlan& plan, const results::EngineRun& engine,
-               const std::string& data_root, bool show_progress,
-               const runner::RunPosition& position, const RunArgs& args,
-               const runner::EngineRows& rows, results::RunResults* results) {
-  // `kvbench ycsb` keeps the engine's files where they are; otherwise each
-  // engine starts from an empty directory of its own.
-  const bool own_dir = args.engine_dir.empty();
-  const std::string dir = own_dir ? EngineDataDir(data_root, engine.name) : args.engine_dir;
-  Status claimed;
-  if (own_dir) {
-    claimed = ClaimDirectory(dir, results->run_id, ClaimMode::kReuseOwned);
-    if (claimed.ok()) claimed = EmptyOwnedDirectory(dir);
-  } else {
-    std::error_code ec;
-    fs::create_directories(dir, ec);
-    if (ec) claimed = Status::IOError("cannot create '" + dir + "': " + ec.message());
-  }
-  results::EngineRun record = engine;
-  if (!claimed.ok()) {
-    record.status = "failed";
-    record.reason = "data directory: " + claimed.message();
-    results->engines.push_back(record);
-    return;
-  }
+// What one engine process (one fork) reported.
+struct ForkReport {
+  runner::ChildOutcome outcome;
   std::string child_error;
-  std::string failed_write;  // the first failed writing phase's name, once one failed
-  const runner::ChildOutcome outcome = runner::RunInChildProcess(
+  std::string library_version;  // the opened engine's, when it said more than the library's
+  double setup_seconds = 0;     // a shard's setup replays
+};
+
+// Runs `engine` once in a child process in `dir` (which must be empty).
+// Each finished phase run goes to `on_run` as it arrives.
+ForkReport RunEngineProcess(const runner::RunPlan& plan, const results::EngineRun& engine,
+                            const std::string& dir, bool show_progress,
+                            const runner::RunPosition& position, const runner::EngineRows& rows,
+                            const std::function<void(results::PhaseRun)>& on_run) {
+  ForkReport report;
+  report.outcome = runner::RunInChildProcess(
       [&](int fd) {
         return runner::RunEngineInChild(plan, engine, dir, show_progress, position, rows, fd);
       },
@@ -118,40 +126,88 @@ void RunEngine(const runner::RunPlan& plan, const results::EngineRun& engine,
       [&](const std::string& line) {
         nlohmann::json doc = nlohmann::json::parse(line, nullptr, /*allow_exceptions=*/false);
         if (doc.is_discarded()) {
-          child_error = "unreadable message from the engine process";
+          report.child_error = "unreadable message from the engine process";
           return;
         }
         namespace msg = runner::child_message;
         if (doc.contains(msg::kError)) {
-          child_error = doc[msg::kError].get<std::string>();
+          report.child_error = doc[msg::kError].get<std::string>();
           return;
         }
-        if (doc.contains(msg::kSetupSeconds) && doc[msg::kSetupSeconds].is_number() &&
-            !results->shards.empty()) {
-          results->shards.front().setup_seconds += doc[msg::kSetupSeconds].get<double>();
+        if (doc.contains(msg::kSetupSeconds) && doc[msg::kSetupSeconds].is_number()) {
+          report.setup_seconds += doc[msg::kSetupSeconds].get<double>();
           return;
         }
         // The opened engine's version can say more than the library's alone
         // (redis adds the server's).
         if (doc.contains(msg::kLibraryVersion) && doc[msg::kLibraryVersion].is_string()) {
-          record.library_version = doc[msg::kLibraryVersion].get<std::string>();
-          results->environment.libraries[engine.name] = record.library_version;
+          report.library_version = doc[msg::kLibraryVersion].get<std::string>();
           return;
         }
         results::PhaseRun run;
         if (doc.contains(msg::kRun) && results::PhaseRunFromJson(doc[msg::kRun], &run).ok()) {
-          TakePhaseRun(plan.workload.name, std::move(run), &failed_write, results);
+          on_run(std::move(run));
         }
       });
-  record.wall_seconds = outcome.wall_seconds;
-  if (outcome.interrupted) {
-    record.status = "interrupted";
-    record.reason = "interrupted (" + std::string(strsignal(runner::InterruptSignal())) + ")";
-  } else if (!outcome.ok || !child_error.empty()) {
-    record.status = "failed";
-    record.reason = child_error.empty() ? outcome.failure
-                    : outcome.ok        ? child_error
-                                        : child_error + " (" + outcome.failure + ")";
+  return report;
+}
+
+// Runs one engine in a child (once per fork, each in an emptied folder) and
+// appends what it reported to `results`.
+void RunEngine(const runner::RunPlan& plan, const results::EngineRun& engine,
+               const std::string& data_root, bool show_progress, runner::RunPosition position,
+               const RunArgs& args, const runner::EngineRows& rows, results::RunResults* results) {
+  // `kvbench ycsb` keeps the engine's files where they are (one process:
+  // a later fork would find the first one's data); otherwise each engine,
+  // and each fork of it, starts from an empty directory of its own.
+  const bool own_dir = args.engine_dir.empty();
+  const int forks = own_dir ? std::max(1, plan.workload.measurement.forks) : 1;
+  const std::string dir = own_dir ? EngineDataDir(data_root, engine.name) : args.engine_dir;
+  results::EngineRun record = engine;
+  position.fork_count = forks;
+  bool phase_failed = false;
+  // A fork after a failed phase or engine would fail the same way.
+  for (int fork = 0; fork < forks && record.status == "ok" && !phase_failed; ++fork) {
+    Status claimed;
+    if (own_dir) {
+      claimed = ClaimDirectory(dir, results->run_id, ClaimMode::kReuseOwned);
+      if (claimed.ok()) claimed = EmptyOwnedDirectory(dir);
+    } else {
+      std::error_code ec;
+      fs::create_directories(dir, ec);
+      if (ec) claimed = Status::IOError("cannot create '" + dir + "': " + ec.message());
+    }
+    if (!claimed.ok()) {
+      record.status = "failed";
+      record.reason = "data directory: " + claimed.message();
+      results->engines.push_back(record);
+      return;
+    }
+    position.fork = fork;
+    std::string failed_write;  // this process's first failed writing phase, once one failed
+    const ForkReport report = RunEngineProcess(
+        plan, engine, dir, show_progress, position, rows, [&](results::PhaseRun run) {
+          phase_failed = phase_failed || run.status == "failed";
+          TakePhaseRun(plan.workload.name, fork, forks, std::move(run), &failed_write, results);
+        });
+    if (!results->shards.empty()) results->shards.front().setup_seconds += report.setup_seconds;
+    if (!report.library_version.empty()) {
+      record.library_version = report.library_version;
+      results->environment.libraries[engine.name] = record.library_version;
+    }
+    record.wall_seconds += report.outcome.wall_seconds;
+    const std::string which = forks > 1 ? fmt::format("fork {} of {}: ", fork + 1, forks) : "";
+    const std::string& error = report.child_error;
+    const std::string& failure = report.outcome.failure;
+    if (report.outcome.interrupted) {
+      record.status = "interrupted";
+      record.reason = "interrupted (" + std::string(strsignal(runner::InterruptSignal())) + ")";
+    } else if (!report.outcome.ok || !error.empty()) {
+      record.status = "failed";
+      record.reason = which + (error.empty()         ? failure
+                               : report.outcome.ok   ? error
+                                                     : error + " (" + failure + ")");
+    }
   }
   if (record.status == "ok") {
     // The engine process ran to its end, but a phase failed on the way: the
@@ -323,39 +379,48 @@ struct PlannedFile {
 
 }  // namespace
 
-int RunPlanned(const runner::RunPlan& plan, const std::string& file, const RunArgs& args,
-               results::RunResults* results_out) {
-  Status s;
-  // A shard measures its units of the plan (runner/shard/shard_plan.h).
-  std::vector<bool> shard_rows;
+namespace {
+
+// Where a run writes, decided and claimed before anything runs.
+struct RunPlace {
+  std::string out;        // the output folder
+  std::string data_root;  // where engines keep their files
+  std::vector<bool> shard_rows;  // a shard's rows of the plan (runner/shard/shard_plan.h)
   results::ShardInfo shard;
+};
+
+// Plans a shard's rows, claims the output folder (held in `out_dir` until
+// the run returns: one run per output folder) and the data folder, and
+// starts `results`. kExitOk, or the exit code after one line on stderr.
+int StartRun(const runner::RunPlan& plan, const std::string& file, const RunArgs& args,
+             OutputDir* out_dir, RunPlace* place, results::RunResults* results) {
+  Status s;
   if (args.shard) {
-    s = PlanShard(plan, args, &shard, &shard_rows);
+    s = PlanShard(plan, args, &place->shard, &place->shard_rows);
     if (!s.ok()) {
       fmt::print(stderr, "kvbench: {}\n", s.message());
       return kExitBadInput;
     }
   }
   std::string default_out = DefaultOutDir(plan.workload.name);
-  if (args.shard) default_out += fmt::format("-shard{}of{}", shard.index, shard.count);
-  const std::string out = args.out.empty() ? default_out : args.out;
-  const std::string data_root = !args.engine_dir.empty() ? args.engine_dir
-                                : args.data_dir.empty()  ? out + "/data"
-                                                         : args.data_dir;
+  if (args.shard) default_out += fmt::format("-shard{}of{}", place->shard.index, place->shard.count);
+  place->out = args.out.empty() ? default_out : args.out;
+  const std::string& out = place->out;
+  place->data_root = !args.engine_dir.empty() ? args.engine_dir
+                     : args.data_dir.empty()  ? out + "/data"
+                                              : args.data_dir;
+  const std::string& data_root = place->data_root;
   if (args.engine_dir.empty() && !args.data_dir.empty()) {
     if (s = CheckEngineDataDirs(plan, data_root); !s.ok()) {
       fmt::print(stderr, "kvbench: {}\n", s.message());
       return kExitBadInput;
     }
   }
-  results::RunResults& results = *results_out;
-  results = {};
-  results.run_id = results::NewRunId();
-  // Held until the run returns: one run per output folder.
-  OutputDir out_dir;
+  *results = {};
+  results->run_id = results::NewRunId();
   if (!args.out_claimed) {
     std::string replaced;
-    if (s = OutputDir::Open(out, results.run_id, args.overwrite, &out_dir, &replaced); !s.ok()) {
+    if (s = OutputDir::Open(out, results->run_id, args.overwrite, out_dir, &replaced); !s.ok()) {
       fmt::print(stderr, "kvbench: {}\n", s.message());
       return kExitBadInput;
     }
@@ -365,7 +430,7 @@ int RunPlanned(const runner::RunPlan& plan, const std::string& file, const RunAr
   }
   std::error_code ec;
   if (args.engine_dir.empty() && args.data_dir.empty()) {
-    s = ClaimDirectory(data_root, results.run_id, ClaimMode::kReuseOwned);
+    s = ClaimDirectory(data_root, results->run_id, ClaimMode::kReuseOwned);
   } else {
     fs::create_directories(data_root, ec);
     if (ec) s = Status::IOError("cannot create '" + data_root + "': " + ec.message());
@@ -374,22 +439,31 @@ int RunPlanned(const runner::RunPlan& plan, const std::string& file, const RunAr
     fmt::print(stderr, "kvbench: data directory: {}\n", s.message());
     return kExitFailure;
   }
-
-  results.started_at = runner::UtcTimestamp();
-  results.complete = false;
-  results.command_line = args.command_line;
-  results.environment = runner::CaptureEnvironment(data_root);
-  runner::CalibrateClock(&results.environment);
+  results->started_at = runner::UtcTimestamp();
+  results->complete = false;
+  results->command_line = args.command_line;
+  results->environment = runner::CaptureEnvironment(data_root);
+  runner::CalibrateClock(&results->environment);
   const runner::Workload& w = plan.workload;
-  results.workload = {w.name, w.description, file, w.source, args.overrides.scale, plan.dataset};
-  for (const auto& [k, v] : plan.values) results.workload.dataset["values." + k] = v;
-  for (const results::EngineRun& e : plan.engines) results.environment.libraries[e.name] = e.library_version;
-  if (args.shard) {
-    shard.started_at = results.started_at;
-    results.shards.push_back(shard);
+  results->workload = {w.name, w.description, file, w.source, args.overrides.scale, plan.dataset};
+  for (const auto& [k, v] : plan.values) results->workload.dataset["values." + k] = v;
+  for (const results::EngineRun& e : plan.engines) {
+    results->environment.libraries[e.name] = e.library_version;
   }
-  std::FILE* summary = args.summary_on_stderr ? stderr : stdout;
+  if (args.shard) {
+    place->shard.started_at = results->started_at;
+    results->shards.push_back(place->shard);
+  }
+  return kExitOk;
+}
 
+// Runs every engine of the plan (a shard's engines), writing results.json
+// after each. The run's exit code so far; `*unwritten` when results.json
+// could not be written (the run stops there, said on stderr).
+int RunEngines(const runner::RunPlan& plan, const RunArgs& args, const RunPlace& place,
+               results::RunResults* results_out, bool* unwritten) {
+  results::RunResults& results = *results_out;
+  const runner::Workload& w = plan.workload;
   // YCSB's status lines (-s) take stderr's place of the progress line.
   const bool tty = ::isatty(STDERR_FILENO) && !args.quiet && !w.ycsb_output.status;
   runner::RunPosition position;
@@ -403,7 +477,7 @@ int RunPlanned(const runner::RunPlan& plan, const std::string& file, const RunAr
     position.columns = runner::MeasureLiveColumns(w, names);
   }
   bool in_memory_note_due = tty && HasColdPoint(w);
-  const std::string results_path = out + "/results.json";
+  const std::string results_path = place.out + "/results.json";
   int rc = kExitOk;
   const size_t rows_per_engine = runner::RowsPerEngine(w);
   for (const results::EngineRun& engine : plan.engines) {
@@ -411,9 +485,9 @@ int RunPlanned(const runner::RunPlan& plan, const std::string& file, const RunAr
     runner::EngineRows rows;
     rows.first_row = static_cast<int>(engine_index * rows_per_engine);
     if (args.shard) {
-      const auto first = shard_rows.begin() + static_cast<ptrdiff_t>(rows.first_row);
+      const auto first = place.shard_rows.begin() + static_cast<ptrdiff_t>(rows.first_row);
       rows.measured.assign(first, first + static_cast<ptrdiff_t>(rows_per_engine));
-      rows.shard = shard.index;
+      rows.shard = place.shard.index;
       // Not this shard's engine: another shard runs all of it.
       if (std::find(rows.measured.begin(), rows.measured.end(), true) == rows.measured.end())
         continue;
@@ -434,7 +508,7 @@ int RunPlanned(const runner::RunPlan& plan, const std::string& file, const RunAr
       in_memory_note_due = false;
       fmt::print(stderr, "{}\n", kInMemoryColdNote);
     }
-    RunEngine(plan, engine, data_root, tty, position, args, rows, &results);
+    RunEngine(plan, engine, place.data_root, tty, position, args, rows, &results);
     if (results.engines.back().status == "interrupted") {
       MarkNotRun(plan, engine.name, rows, &results);
       rc = kExitInterrupted;
@@ -452,14 +526,36 @@ int RunPlanned(const runner::RunPlan& plan, const std::string& file, const RunAr
       std::fflush(stdout);
     }
     results.finished_at = runner::UtcTimestamp();
-    s = results::WriteResultsFile(results, results_path, args.pretty);
-    if (!s.ok()) {
+    if (Status s = results::WriteResultsFile(results, results_path, args.pretty); !s.ok()) {
       fmt::print(stderr, "kvbench: {}\n", s.ToString());
+      *unwritten = true;
       return kExitFailure;
     }
   }
+  return rc;
+}
+
+}  // namespace
+
+int RunPlanned(const runner::RunPlan& plan, const std::string& file, const RunArgs& args,
+               results::RunResults* results_out) {
+  results::RunResults& results = *results_out;
+  OutputDir out_dir;  // held until the run returns
+  RunPlace place;
+  if (const int started = StartRun(plan, file, args, &out_dir, &place, &results);
+      started != kExitOk) {
+    return started;
+  }
+  const std::string& out = place.out;
+  const runner::Workload& w = plan.workload;
+  std::FILE* summary = args.summary_on_stderr ? stderr : stdout;
+  const std::string results_path = out + "/results.json";
+  bool unwritten = false;
+  int rc = RunEngines(plan, args, place, &results, &unwritten);
+  if (unwritten) return rc;
+  Status s;
   if (!args.keep_data && args.data_dir.empty() && args.engine_dir.empty()) {
-    if (s = RemoveOwnedDirectory(data_root); !s.ok()) fmt::print(stderr, "kvbench: {}\n", s.message());
+    if (s = RemoveOwnedDirectory(place.data_root); !s.ok()) fmt::print(stderr, "kvbench: {}\n", s.message());
   }
   results.finished_at = runner::UtcTimestamp();
   if (runner::InterruptCount() > 0) {

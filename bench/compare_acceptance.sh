@@ -7,6 +7,9 @@
 #     SPIN ns in A and SPIN x 1.15 in B (a real 15% slowdown); prints in how
 #     many pairs every row was flagged slower (target: at least 19 of 20).
 # Usage: bench/compare_acceptance.sh [PAIRS] [SCALE] [SPIN_NS] [ENGINES]
+# FORKS=N REPEAT=R (environment): run every kvbench with --forks N --repeat R
+# (each engine's phases in N processes, R repetitions each), to measure how
+# forks change the false-change rate; default: the workload's (one process).
 # Runs one kvbench at a time; run it on a quiet machine.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -15,6 +18,9 @@ SCALE=${2:-0.1}
 SPIN=${3:-2000}
 ENGINES=${4:-sqlite,lmdb,pbtree,bdb-btree,tc-btree,stdmap}
 KVBENCH=${KVBENCH:-build/kvbench}
+SPREAD=()
+[ -n "${FORKS:-}" ] && SPREAD+=(--forks "$FORKS")
+[ -n "${REPEAT:-}" ] && SPREAD+=(--repeat "$REPEAT")
 WORK=$(mktemp -d /tmp/kvbench-compare-acceptance-XXXXXX)
 trap 'rm -rf "$WORK"' EXIT
 
@@ -24,9 +30,9 @@ summary() { grep -o "^\*\*[0-9]* compared, [0-9]* changed, [0-9]* too noisy" "$1
 rows=0; changed=0; noisy=0
 for i in $(seq 1 "$PAIRS"); do
   "$KVBENCH" run workloads/quickstart.toml --engines "$ENGINES" --scale "$SCALE" --quiet \
-      --out "$WORK/a$i" > /dev/null
+      "${SPREAD[@]}" --out "$WORK/a$i" > /dev/null
   "$KVBENCH" run workloads/quickstart.toml --engines "$ENGINES" --scale "$SCALE" --quiet \
-      --out "$WORK/b$i" > /dev/null
+      "${SPREAD[@]}" --out "$WORK/b$i" > /dev/null
   "$KVBENCH" compare "$WORK/a$i/results.json" "$WORK/b$i/results.json" > "$WORK/c$i.md" || true
   read -r n c t <<< "$(summary "$WORK/c$i.md" | tr ',' ' ')"
   rows=$((rows + n)); changed=$((changed + c)); noisy=$((noisy + t))
@@ -39,8 +45,8 @@ null_spin_workload "$SPIN" 20000 "$WORK/base.toml"
 null_spin_workload "$((SPIN * 115 / 100))" 20000 "$WORK/slow.toml"
 flagged=0
 for i in $(seq 1 "$PAIRS"); do
-  "$KVBENCH" run "$WORK/base.toml" --quiet --out "$WORK/na$i" > /dev/null
-  "$KVBENCH" run "$WORK/slow.toml" --quiet --out "$WORK/nb$i" > /dev/null
+  "$KVBENCH" run "$WORK/base.toml" --quiet "${SPREAD[@]}" --out "$WORK/na$i" > /dev/null
+  "$KVBENCH" run "$WORK/slow.toml" --quiet "${SPREAD[@]}" --out "$WORK/nb$i" > /dev/null
   "$KVBENCH" compare "$WORK/na$i/results.json" "$WORK/nb$i/results.json" > "$WORK/nc$i.md" || true
   read -r n c t <<< "$(summary "$WORK/nc$i.md" | tr ',' ' ')"
   slower=$(grep -c '| slower' "$WORK/nc$i.md" || true)

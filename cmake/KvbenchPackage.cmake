@@ -10,9 +10,43 @@ set(CPACK_GENERATOR DEB)
 set(CPACK_PACKAGE_NAME kvbench)
 set(CPACK_PACKAGE_VERSION ${PROJECT_VERSION})
 set(CPACK_PACKAGE_VENDOR "kvbench")
-set(KVBENCH_PACKAGE_MAINTAINER "kvbench maintainers <maintainers@kvbench.invalid>"
-    CACHE STRING "The Debian package's Maintainer field")
+# The Maintainer field names whoever builds and answers for the package, so
+# it is theirs to give: -DKVBENCH_PACKAGE_MAINTAINER="Name <email>" when
+# configuring. Unset, it comes from the variables Debian's own tools (dch,
+# debmake) read, DEBEMAIL ("email" or "Name <email>") with DEBFULLNAME, when
+# DEBEMAIL is set at the first configure; else from a name that claims no
+# real address. The value is kept in the cache and printed below.
+set(_kvbench_maintainer "kvbench developers <kvbench@localhost>")
+set(_kvbench_maintainer_from "the default")
+if(NOT "$ENV{DEBEMAIL}" STREQUAL "")
+  set(_kvbench_maintainer_from "DEBEMAIL")
+  if("$ENV{DEBEMAIL}" MATCHES "<")
+    set(_kvbench_maintainer "$ENV{DEBEMAIL}")
+  elseif(NOT "$ENV{DEBFULLNAME}" STREQUAL "")
+    set(_kvbench_maintainer "$ENV{DEBFULLNAME} <$ENV{DEBEMAIL}>")
+    set(_kvbench_maintainer_from "DEBFULLNAME and DEBEMAIL")
+  else()
+    set(_kvbench_maintainer "kvbench packager <$ENV{DEBEMAIL}>")
+  endif()
+endif()
+set(KVBENCH_PACKAGE_MAINTAINER "${_kvbench_maintainer}"
+    CACHE STRING "The Debian package's Maintainer field: \"Name <email>\"")
+# Build folders configured before this was configurable hold the old
+# placeholder; it is replaced like an unset value.
+if(KVBENCH_PACKAGE_MAINTAINER STREQUAL "kvbench maintainers <maintainers@kvbench.invalid>")
+  set_property(CACHE KVBENCH_PACKAGE_MAINTAINER PROPERTY VALUE "${_kvbench_maintainer}")
+elseif(NOT KVBENCH_PACKAGE_MAINTAINER STREQUAL _kvbench_maintainer)
+  set(_kvbench_maintainer_from "KVBENCH_PACKAGE_MAINTAINER")
+endif()
+# Debian policy 5.6.2: a name, then an address in angle brackets.
+if(NOT KVBENCH_PACKAGE_MAINTAINER MATCHES "^[^<>]*[^<> ][^<>]* <[^<> ]+@[^<> ]+>$")
+  message(FATAL_ERROR "kvbench: KVBENCH_PACKAGE_MAINTAINER (from ${_kvbench_maintainer_from}): "
+                      "'${KVBENCH_PACKAGE_MAINTAINER}' is not \"Name <email>\"")
+endif()
+message(STATUS "kvbench: Debian package Maintainer: ${KVBENCH_PACKAGE_MAINTAINER} "
+               "(from ${_kvbench_maintainer_from}; -DKVBENCH_PACKAGE_MAINTAINER=\"Name <email>\" sets it)")
 set(CPACK_PACKAGE_CONTACT "${KVBENCH_PACKAGE_MAINTAINER}")
+set(CPACK_DEBIAN_PACKAGE_MAINTAINER "${KVBENCH_PACKAGE_MAINTAINER}")
 set(CPACK_PACKAGE_DESCRIPTION_SUMMARY
     "comparative benchmarks of embedded key-value and record databases")
 # The long description; CPack puts the summary above it.

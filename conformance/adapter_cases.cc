@@ -1,10 +1,10 @@
 // The adapter conformance suite ("adapter"): round trips, overwrite, delete,
 // NotFound, NUL bytes, 2 KiB keys, empty and 1 MiB values, committed and
-// aborted batches, reopen, ordered scans both ways, the listed files, and
-// 100,000 random operations checked against std::map. Cases that need a
-// capability the engine does not claim are skipped (and shown as skipped),
-// never silently passed. The capabilities that need several sessions or
-// Reorganize are in capability_cases.cc.
+// aborted batches, the words of batch misuse, reopen, ordered scans both
+// ways, the listed files, and 100,000 random operations checked against
+// std::map. Cases that need a capability the engine does not claim are
+// skipped (and shown as skipped), never silently passed. The capabilities
+// that need several sessions or Reorganize are in capability_cases.cc.
 #include <filesystem>
 #include <map>
 #include <optional>
@@ -132,6 +132,44 @@ KVB_CONFORMANCE_CASE(AdapterFixture, AbortedBatchIsGone) {
   KVB_ASSERT_TRUE(s.ok()) << s.ToString();
   KVB_EXPECT_EQ(Get("inside"), "<absent>");
   KVB_EXPECT_EQ(Get("before"), "kept");
+}
+
+// Batch misuse (adapters/adapter.h, Session) is InvalidArgument in the same
+// words on every engine, and leaves the session as it was. Every engine has
+// batches (null too), so none is skipped; AbortBatch is a mistake to word
+// only where it exists: on an engine that emulates batches it may be
+// NotSupported with or without a batch open. A plugin engine's messages reach
+// us through the plugin host, which puts the engine's name before each one.
+KVB_CONFORMANCE_CASE(AdapterFixture, BatchMisuseIsWordedAlike) {
+  const AdapterInfo* info = AdapterRegistry::Global().Find(engine());
+  const std::string prefix =
+      info != nullptr && !info->plugin_path.empty() ? engine() + ": " : std::string();
+  const auto expect_misuse = [&](const Status& s, const std::string& words, const char* when) {
+    KVB_EXPECT_TRUE(s.IsInvalidArgument()) << when << ": " << s.ToString();
+    KVB_EXPECT_EQ(s.message(), prefix + words) << when;
+  };
+
+  expect_misuse(session_->CommitBatch(), "commit batch: no batch open", "commit, none open");
+  Status s = session_->AbortBatch();
+  if (caps_.transactional || !s.IsNotSupported()) {
+    expect_misuse(s, "abort batch: no batch open", "abort, none open");
+  }
+
+  s = session_->BeginBatch();
+  KVB_ASSERT_TRUE(s.ok()) << s.ToString();
+  if (caps_.stores_data) Put("in the batch", "kept");
+  expect_misuse(session_->BeginBatch(), "begin batch: a batch is already open",
+                "begin, one open");
+  // The refused begin left the first batch open, with its writes.
+  s = session_->CommitBatch();
+  KVB_ASSERT_TRUE(s.ok()) << "commit after a refused begin: " << s.ToString();
+  if (caps_.stores_data) KVB_EXPECT_EQ(Get("in the batch"), "kept");
+
+  // And once a batch has come and gone, the same answers as before any.
+  expect_misuse(session_->CommitBatch(), "commit batch: no batch open", "commit after a commit");
+  if (caps_.transactional) {
+    expect_misuse(session_->AbortBatch(), "abort batch: no batch open", "abort after a commit");
+  }
 }
 
 KVB_CONFORMANCE_CASE(AdapterFixture, ReopenKeepsCommittedData) {

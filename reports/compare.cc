@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
+#include <map>
 
 #include "reports/phase_tables.h"
 #include "reports/text_format.h"
@@ -79,6 +81,39 @@ double NoiseFloor(std::vector<double> log_ratios) {
   const double m = median(log_ratios);
   for (double& x : log_ratios) x = std::fabs(x - m);
   return std::exp(kFloorSigmas * 1.4826 * median(log_ratios)) - 1;
+}
+
+// How many processes (forks) measured a row's repetitions.
+int Forks(const results::PhaseRun& run) {
+  std::vector<int> seen;
+  for (const results::Repetition& r : run.repetitions) {
+    if (std::find(seen.begin(), seen.end(), r.fork.value_or(0)) == seen.end()) {
+      seen.push_back(r.fork.value_or(0));
+    }
+  }
+  return std::max<int>(1, static_cast<int>(seen.size()));
+}
+
+// The median of each fork's repetitions of `op` (`figure` of each), when
+// the run's repetitions came from two forks or more and some fork ran two or
+// more: one value per process, so a test between two runs counts processes,
+// not repetitions that share one. Empty otherwise.
+std::optional<results::Spread> ForkMedians(
+    const results::PhaseRun& run, std::string_view op,
+    const std::function<double(const results::OpFigures&)>& figure) {
+  std::map<int, std::vector<double>> by_fork;
+  for (const results::Repetition& r : run.repetitions) {
+    if (!r.fork) return std::nullopt;
+    for (const results::OpFigures& f : r.ops) {
+      if (f.op == op) by_fork[*r.fork].push_back(figure(f));
+    }
+  }
+  const bool some_pair = std::any_of(by_fork.begin(), by_fork.end(),
+                                     [](const auto& f) { return f.second.size() >= 2; });
+  if (by_fork.size() < 2 || !some_pair) return std::nullopt;
+  std::vector<double> medians;
+  for (auto& [fork, values] : by_fork) medians.push_back(results::SpreadOfValues(values).median);
+  return results::SpreadOfValues(std::move(medians));
 }
 
 std::string Percent(double fraction) { return fmt::format("{:.1f}%", fraction * 100); }
@@ -198,9 +233,22 @@ Comparison CompareResults(const RunResults& a, const RunResults& b, const Compar
       row.point_label = PointLabel(la.point->point, la.phase->varying);
       row.throughput.a = *fa.ops_per_sec;
       row.throughput.b = *fb.ops_per_sec;
+      c.a_forks = std::max(c.a_forks, Forks(ra));
+      c.b_forks = std::max(c.b_forks, Forks(rb));
       if (fa.p99_us && fb.p99_us && fa.p99_us->median > 0 && fb.p99_us->median > 0) {
         row.p99 = ComparedFigure{*fa.p99_us, *fb.p99_us};
         row.p99_block_ops = std::max(fa.block_ops, fb.block_ops);
+      }
+      auto rate = [](const results::OpFigures& f) { return f.ops_per_sec; };
+      auto p99 = [](const results::OpFigures& f) { return f.latency.p99_ns / 1000.0; };
+      if (auto ka = ForkMedians(ra, op, rate), kb = ForkMedians(rb, op, rate); ka && kb) {
+        row.per_fork = true;
+        row.throughput.a = *ka;
+        row.throughput.b = *kb;
+        if (row.p99) {
+          row.p99->a = *ForkMedians(ra, op, p99);
+          row.p99->b = *ForkMedians(rb, op, p99);
+        }
       }
       c.rows.push_back(std::move(row));
     }
@@ -291,6 +339,30 @@ std::string RowVerdict(const ComparedRow& row) {
   return row.regression ? "**REGRESSION**: " + s : s;
 }
 
+// What the rows' repetitions say about differences between processes.
+std::string ProcessesNote(const Comparison& c) {
+  std::string out;
+  if (c.a_forks > 1 && c.b_forks > 1) {
+    out += fmt::format(
+        "Each row pools repetitions from {} (A) and {} (B) engine processes (--forks), so its "
+        "interval holds the differences between processes too. ",
+        c.a_forks, c.b_forks);
+    if (std::any_of(c.rows.begin(), c.rows.end(), [](const ComparedRow& r) { return r.per_fork; })) {
+      out += "Where a fork ran several repetitions, they share a process and are not "
+             "independent, so those rows compare each fork's median (n = forks; at 95% the test "
+             "needs 4 forks a side). ";
+    }
+  } else {
+    out += fmt::format(
+        "{} ran each engine in one process, so its repetitions cannot show how much two "
+        "processes differ (where their memory lands, which CPU they get): a change of a few "
+        "percent may be that. Run both with --forks N (e.g. --forks 5 --repeat 1) to put it "
+        "into the intervals. ",
+        c.a_forks > 1 ? "B" : c.b_forks > 1 ? "A" : "Each side");
+  }
+  return out;
+}
+
 }  // namespace
 
 std::string RenderComparison(const Comparison& c, const RunResults& a, const RunResults& b,
@@ -329,6 +401,7 @@ std::string RenderComparison(const Comparison& c, const RunResults& a, const Run
       "within one run cannot show): throughput {}, p99 {}; a change must also exceed it. ",
       c.throughput_floor > 0 ? Percent(c.throughput_floor) : "not estimated (fewer than 8 rows)",
       c.p99_floor > 0 ? Percent(c.p99_floor) : "not estimated (fewer than 8 rows)");
+  out += ProcessesNote(c);
   out += c.options.fail_on_regression_pct
              ? fmt::format(
                    "A regression is a significant slowdown (throughput down or p99 up) of more "

@@ -78,6 +78,10 @@ struct ComparedRow {
   // > 0: a side's p99 is of block means (Figures::block_ops), the larger block.
   uint64_t p99_block_ops = 0;
   bool regression = false;
+  // Both sides ran in several processes (forks) with several repetitions in
+  // some fork: repetitions of one process are not independent of each other,
+  // so the figures compared are each fork's median (n = forks).
+  bool per_fork = false;
 };
 
 struct Comparison {
@@ -96,6 +100,10 @@ struct Comparison {
   // ratios mix two definitions. One line per row, naming the in-call side.
   std::vector<std::string> mixed_time_base;
   size_t mixed_time_base_rows() const { return mixed_time_base.size(); }
+  // The most processes (forks, results::Repetition::fork) any compared row
+  // of A / B pooled: 1 when every engine ran in one process, so the
+  // repetitions cannot show how much two processes differ.
+  int a_forks = 1, b_forks = 1;
 };
 
 // Why `c` must not be shown (`kvbench compare` exits 2 with it): rows of

@@ -52,6 +52,10 @@ std::string PhaseHtml(const PhaseSection& s, size_t index, const std::vector<Cha
   if (!facts.empty()) h += "<p class=\"params\">" + HtmlEscape(facts) + "</p>\n";
   h += TableHtml(s.engines);
   h += "<p class=\"note\">" + HtmlEscape(s.note) + "</p>\n";
+  if (!s.serialised_writers.empty()) {
+    h += "<p class=\"warning\"><strong>Serialised writers:</strong> " +
+         HtmlEscape(s.serialised_writers) + "</p>\n";
+  }
   for (const std::string& w : s.warnings) {
     h += "<p class=\"warning\"><strong>WARNING:</strong> " + HtmlEscape(w) + "</p>\n";
   }

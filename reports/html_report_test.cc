@@ -57,6 +57,29 @@ TEST(HtmlReportTest, IsSelfContained) {
   EXPECT_TRUE(html.ends_with("</html>\n"));
 }
 
+// Issue 31: the same note as report.md under the table of the phase whose
+// writers ran one at a time, and nowhere else.
+TEST(HtmlReportTest, SerialisedWritersAreNamedInTheirPhaseSection) {
+  results::RunResults r = test::LoadRunA();
+  EXPECT_EQ(Count(Html(r), "Serialised writers"), 0u);
+  for (auto& run : r.runs) {
+    run.writers_serialised = run.phase == "ycsb_a" && run.threads == 4 && run.engine == "sqlite";
+  }
+  const std::string html = Html(r);
+  const std::string note =
+      "<p class=\"warning\"><strong>Serialised writers:</strong> sqlite (4 threads) declares no "
+      "concurrent writers (capabilities.concurrent_writers = false): its writing client threads "
+      "ran one writer at a time, so those rows measure the threads sharing one writer, not "
+      "parallel writes.</p>";
+  ASSERT_EQ(Count(html, note), 1u) << html;
+  const size_t at = html.find(note);
+  const size_t section = html.rfind("<section class=\"phase\"", at);
+  ASSERT_NE(section, std::string::npos);
+  EXPECT_NE(html.find("<code>ycsb_a</code>", section), std::string::npos);
+  EXPECT_LT(html.find("<code>ycsb_a</code>", section), at);
+  EXPECT_LT(html.find("</table>", section), at);  // under the table
+}
+
 TEST(HtmlReportTest, EscapesAllText) {
   results::RunResults r = test::LoadRunA();
   for (auto& run : r.runs) {

@@ -67,6 +67,9 @@ void AppendPhase(const PhaseSection& s, std::string* out) {
   if (!facts.empty()) *out += MarkdownEscape(facts) + "\n\n";
   AppendTable(s.engines, out);
   *out += MarkdownEscape(s.note) + "\n\n";
+  if (!s.serialised_writers.empty()) {
+    *out += "> **Serialised writers:** " + MarkdownEscape(s.serialised_writers) + "\n\n";
+  }
   for (const std::string& w : s.warnings) *out += "> **WARNING:** " + MarkdownEscape(w) + "\n>\n";
   if (!s.warnings.empty()) {
     out->resize(out->size() - 2);  // no trailing empty quote line

@@ -3,6 +3,7 @@
 #include <functional>
 
 #include "reports/reporter.h"
+#include "results/results_json.h"
 #include "reports/run_facts.h"
 #include "tests/support/golden_test_support.h"
 
@@ -141,6 +142,56 @@ TEST(MarkdownReportTest, BestOnlyWhereTheIntervalsSeparate) {
   md = Markdown(r);
   EXPECT_TRUE(Contains(md, "**210**")) << md;
   EXPECT_FALSE(Contains(md, "(tied)")) << md;
+}
+
+// Issue 31: rows whose writing client threads ran one writer at a time
+// (results::PhaseRun::writers_serialised) are named under their phase's
+// table, engines and thread counts; no other phase says so.
+TEST(MarkdownReportTest, SerialisedWritersAreNamedUnderTheirPhasesTable) {
+  results::RunResults r = test::LoadRunA();
+  EXPECT_FALSE(Contains(Markdown(r), "Serialised writers")) << "run_a serialises nothing";
+  for (auto& run : r.runs) {
+    run.writers_serialised = run.phase == "ycsb_a" && run.threads == 4 &&
+                             (run.engine == "sqlite" || run.engine == "lmdb");
+  }
+  const std::string md = Markdown(r);
+  const std::string note =
+      "> **Serialised writers:** sqlite (4 threads) and lmdb (4 threads) declare no concurrent "
+      "writers (capabilities.concurrent_writers = false): their writing client threads ran "
+      "one writer at a time, so those rows measure the threads sharing one writer, not parallel "
+      "writes.";
+  ASSERT_TRUE(Contains(md, note)) << md;
+  EXPECT_EQ(md.find("Serialised writers"), md.rfind("Serialised writers"));
+  // Under ycsb_a's table, before the next section.
+  const size_t at = md.find(note);
+  EXPECT_LT(md.rfind("### `ycsb_a`", at), at);
+  EXPECT_EQ(md.rfind("### ", at), md.rfind("### `ycsb_a`", at));
+
+  // One engine: its own thread counts, in the singular.
+  for (auto& run : r.runs) {
+    run.writers_serialised = run.phase == "ycsb_a" && run.engine == "lmdb";
+  }
+  EXPECT_TRUE(Contains(Markdown(r), "> **Serialised writers:** lmdb (1 and 4 threads) declares "
+                                    "no concurrent writers"))
+      << Markdown(r);
+}
+
+// The flag is written only when true, and a row without it (every file
+// from before it was recorded) reads as not serialised.
+TEST(MarkdownReportTest, SerialisedWritersSurviveResultsJsonAndOldRowsReadFalse) {
+  results::PhaseRun run = test::LoadRunA().runs.at(0);
+  EXPECT_FALSE(results::PhaseRunToJson(run).contains("writers_serialised"));
+  run.writers_serialised = true;
+  const nlohmann::json j = results::PhaseRunToJson(run);
+  EXPECT_EQ(j.at("writers_serialised"), true);
+  results::PhaseRun back;
+  ASSERT_TRUE(results::PhaseRunFromJson(j, &back).ok());
+  EXPECT_TRUE(back.writers_serialised);
+  nlohmann::json old = j;
+  old.erase("writers_serialised");
+  results::PhaseRun old_back;
+  ASSERT_TRUE(results::PhaseRunFromJson(old, &old_back).ok());
+  EXPECT_FALSE(old_back.writers_serialised);
 }
 
 TEST(MarkdownReportTest, EscapesNamesThatLookLikeMarkup) {

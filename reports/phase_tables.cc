@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <functional>
 #include <limits>
 #include <set>
@@ -228,6 +229,41 @@ std::string WorkSentence(const PhaseView& phase, const PointRuns& pr, bool diffe
   return s + ".";
 }
 
+// "lmdb (4 threads) declares ..." for the rows of `phase` whose writers ran
+// one at a time; "" when none did.
+std::string SerialisedWritersNote(const PhaseView& phase) {
+  std::vector<std::pair<std::string, std::set<int>>> engines;  // in engine order
+  for (const PointRuns& pr : phase.points) {
+    for (const PhaseRun* run : pr.runs) {
+      if (!run->writers_serialised) continue;
+      auto it = std::find_if(engines.begin(), engines.end(),
+                             [&](const auto& e) { return e.first == run->engine; });
+      if (it == engines.end()) it = engines.insert(engines.end(), {run->engine, {}});
+      it->second.insert(run->threads);
+    }
+  }
+  if (engines.empty()) return {};
+  const auto and_list = [](const std::vector<std::string>& items) {
+    std::string out;
+    for (size_t i = 0; i < items.size(); ++i) {
+      out += (i == 0 ? "" : i + 1 == items.size() ? " and " : ", ") + items[i];
+    }
+    return out;
+  };
+  std::vector<std::string> named;
+  for (const auto& [engine, threads] : engines) {
+    std::vector<std::string> counts;
+    for (int t : threads) counts.push_back(std::to_string(t));
+    named.push_back(fmt::format("{} ({} threads)", engine, and_list(counts)));
+  }
+  const bool one = engines.size() == 1;
+  return fmt::format(
+      "{} {} no concurrent writers (capabilities.concurrent_writers = false): {} writing client "
+      "threads ran one writer at a time, so those rows measure the threads sharing one writer, "
+      "not parallel writes.",
+      and_list(named), one ? "declares" : "declare", one ? "its" : "their");
+}
+
 std::string Constants(const PhaseView& phase) {
   std::vector<std::string> parts;
   const MatrixPoint& p = phase.points.front().point;
@@ -238,6 +274,120 @@ std::string Constants(const PhaseView& phase) {
   std::string out;
   for (const auto& s : parts) out += (out.empty() ? "" : ", ") + s;
   return out;
+}
+
+// What a phase's runs hold, which decides its optional columns and its note.
+struct PhaseContents {
+  int max_reps = 0;
+  bool mixed = false;             // some run has more than one kind of operation
+  bool any_engine_calls = false;  // some row's ops/s is over in-call time (schema 4)
+  std::set<std::string> client_bound;  // engines with a client-bound row
+  Columns columns;
+};
+
+PhaseContents SurveyPhase(const PhaseView& phase) {
+  PhaseContents c;
+  for (const PointRuns& pr : phase.points) {
+    for (const PhaseRun* run : pr.runs) {
+      c.max_reps = std::max(c.max_reps, static_cast<int>(run->repetitions.size()));
+      c.mixed = c.mixed || OpNames(*run).size() > 1;
+    }
+  }
+  Columns& columns = c.columns;
+  columns.range = c.max_reps > 1;
+  for (const PointRuns& pr : phase.points) {
+    for (const PhaseRun* run : pr.runs) {
+      const Figures f = FiguresOf(*run);
+      columns.resident = columns.resident || f.cache_resident_before_pct.has_value();
+      columns.open = columns.open || f.open_seconds.has_value();
+      columns.evicted = columns.evicted || f.cache_resident_after_eviction_pct.has_value();
+      columns.lateness = columns.lateness || f.pacing_lateness_p99_us.has_value();
+      c.any_engine_calls = c.any_engine_calls || f.rate_over_engine_calls;
+      if (ClientBound(f)) c.client_bound.insert(run->engine);
+    }
+  }
+  return c;
+}
+
+// The note under a phase's tables: what its figures mean, column by column
+// for the optional columns it has.
+std::string PhaseNote(const PhaseContents& contents, uint64_t block_ops) {
+  const Columns& columns = contents.columns;
+  std::string note = columns.range ? fmt::format(
+                                         "Medians of up to {} repetitions; interval = confidence "
+                                         "interval of the median ops/s (its achieved level in "
+                                         "brackets).",
+                                         contents.max_reps)
+                                   : "One repetition: no interval, so no engine is called best.";
+  // What every ops/s figure divides by, and the rows it does not describe
+  // the engine alone: said where the figures are.
+  note +=
+      " ops/s = operations / wall span of the timed part (as YCSB and db_bench); harness "
+      "share = the part of that span outside the engine's calls (kvbench's own work, or "
+      "idle), over 10% marked \"client-bound\": that figure is partly kvbench's own work "
+      "(not under a target rate, where the time between calls is the pacing's).";
+  if (contents.any_engine_calls) {
+    note +=
+        " \"ops/s over in-call time (schema 4)\": a row read from a results schema 4 file, "
+        "whose ops/s divide by the busiest thread's time inside the engine's calls instead.";
+  }
+  note +=
+      " Bold: best at its matrix point, its interval clear of the runner-up's; \"tied\": "
+      "the leaders' intervals overlap, so the data cannot name a best. vs best = median "
+      "ops/s relative to the fastest median. Sizes and bytes written are measured after "
+      "the engine's sync; in-memory engines are shown but not ranked where cold cache or "
+      "sizes mean nothing for them.";
+  if (columns.resident) {
+    note +=
+        " cached at start = share of the engine's files in the page cache when the phase "
+        "began.";
+  }
+  if (columns.evicted) {
+    note +=
+        " after eviction = share of the files in the page cache right after the cold eviction, "
+        "before the reopen (high: the eviction failed; low here but high at start: the engine "
+        "reads its files when it opens).";
+  }
+  if (columns.lateness) {
+    note +=
+        " pacing p99 = how late kvbench itself started operations after their intended start "
+        "under the target rate (its own error, p99 over the phase); latencies are measured "
+        "from the intended start, so this lateness is inside them.";
+  }
+  if (columns.open) note += " reopen = time to reopen the engine, measured on its own.";
+  if (block_ops > 0) note += " " + BlockMeansNote(block_ops);
+  return note;
+}
+
+// The engine table's columns after the matrix's: the optional ones only when
+// measured; latencies marked when each sample is a block's mean.
+void AddEngineHeader(const Columns& columns, uint64_t block_ops, Table* t) {
+  const std::vector<std::string> header = {
+      "engine",   "ops/s",     "ops/s interval", "vs best", "harness share",  "p50 µs",
+      "p99 µs",   "p99.9 µs",  "CPU",            "peak RSS", "file size",     "written",
+      "after eviction", "cached at start", "pacing p99 µs", "reopen", "status"};
+  const std::vector<bool> numeric = {false, true, true, true, true, true, true, true, true,
+                                     true,  true, true, true, true, true, true, false};
+  for (size_t i = 0; i < header.size(); ++i) {
+    if (header[i] == "ops/s interval" && !columns.range) continue;
+    if (header[i] == "cached at start" && !columns.resident) continue;
+    if (header[i] == "after eviction" && !columns.evicted) continue;
+    if (header[i] == "pacing p99 µs" && !columns.lateness) continue;
+    if (header[i] == "reopen" && !columns.open) continue;
+    const bool latency = header[i] == "p50 µs" || header[i] == "p99 µs" || header[i] == "p99.9 µs";
+    t->header.push_back(block_ops > 0 && latency ? header[i] + " (block means)" : header[i]);
+    t->numeric.push_back(numeric[i]);
+  }
+}
+
+// The per-operation table's columns after the matrix's (a phase that mixes operations).
+void AddOpHeader(uint64_t block_ops, Table* t) {
+  for (const char* h : {"engine", "op", "ops", "ops/s", "p50 µs", "p90 µs", "p99 µs",
+                        "p99.9 µs", "found", "not found"}) {
+    const bool latency = std::string_view(h).find("µs") != std::string_view::npos;
+    t->header.push_back(block_ops > 0 && latency ? std::string(h) + " (block means)" : h);
+    t->numeric.push_back(std::string(h) != "engine" && std::string(h) != "op");
+  }
 }
 
 }  // namespace
@@ -252,112 +402,30 @@ std::vector<PhaseSection> BuildPhaseSections(const results::RunResults& results)
       s.params += (s.params.empty() ? "" : ", ") + k + "=" + v;
     s.constants = Constants(phase);
 
-    int max_reps = 0;
-    bool mixed = false;
-    for (const PointRuns& pr : phase.points) {
-      for (const PhaseRun* run : pr.runs) {
-        max_reps = std::max(max_reps, static_cast<int>(run->repetitions.size()));
-        mixed = mixed || OpNames(*run).size() > 1;
-      }
-    }
-    Columns columns;
-    columns.range = max_reps > 1;
-    bool any_engine_calls = false;
-    std::set<std::string> client_bound;  // engines with a client-bound row
-    for (const PointRuns& pr : phase.points) {
-      for (const PhaseRun* run : pr.runs) {
-        const Figures f = FiguresOf(*run);
-        columns.resident = columns.resident || f.cache_resident_before_pct.has_value();
-        columns.open = columns.open || f.open_seconds.has_value();
-        columns.evicted = columns.evicted || f.cache_resident_after_eviction_pct.has_value();
-        columns.lateness = columns.lateness || f.pacing_lateness_p99_us.has_value();
-        any_engine_calls = any_engine_calls || f.rate_over_engine_calls;
-        if (ClientBound(f)) client_bound.insert(run->engine);
-      }
-    }
-    s.note = columns.range ? fmt::format(
-                                 "Medians of up to {} repetitions; interval = confidence "
-                                 "interval of the median ops/s (its achieved level in "
-                                 "brackets).",
-                                 max_reps)
-                           : "One repetition: no interval, so no engine is called best.";
-    // What every ops/s figure divides by, and the rows it does not describe
-    // the engine alone: said where the figures are.
-    s.note +=
-        " ops/s = operations / wall span of the timed part (as YCSB and db_bench); harness "
-        "share = the part of that span outside the engine's calls (kvbench's own work, or "
-        "idle), over 10% marked \"client-bound\": that figure is partly kvbench's own work "
-        "(not under a target rate, where the time between calls is the pacing's).";
-    if (any_engine_calls) {
-      s.note +=
-          " \"ops/s over in-call time (schema 4)\": a row read from a results schema 4 file, "
-          "whose ops/s divide by the busiest thread's time inside the engine's calls instead.";
-    }
-    s.note +=
-        " Bold: best at its matrix point, its interval clear of the runner-up's; \"tied\": "
-        "the leaders' intervals overlap, so the data cannot name a best. vs best = median "
-        "ops/s relative to the fastest median. Sizes and bytes written are measured after "
-        "the engine's sync; in-memory engines are shown but not ranked where cold cache or "
-        "sizes mean nothing for them.";
-    if (columns.resident) {
-      s.note +=
-          " cached at start = share of the engine's files in the page cache when the phase "
-          "began.";
-    }
-    if (columns.evicted) {
-      s.note +=
-          " after eviction = share of the files in the page cache right after the cold eviction, "
-          "before the reopen (high: the eviction failed; low here but high at start: the engine "
-          "reads its files when it opens).";
-    }
-    if (columns.lateness) {
-      s.note +=
-          " pacing p99 = how late kvbench itself started operations after their intended start "
-          "under the target rate (its own error, p99 over the phase); latencies are measured "
-          "from the intended start, so this lateness is inside them.";
-    }
-    if (columns.open) s.note += " reopen = time to reopen the engine, measured on its own.";
+    const PhaseContents contents = SurveyPhase(phase);
+    const Columns& columns = contents.columns;
     const uint64_t block_ops = LatencyBlockOps(phase);
-    if (block_ops > 0) s.note += " " + BlockMeansNote(block_ops);
+    s.note = PhaseNote(contents, block_ops);
 
     Table& t = s.engines;
     AddMatrixHeader(phase.varying, &t);
-    const std::vector<std::string> header = {
-        "engine",   "ops/s",     "ops/s interval", "vs best", "harness share",  "p50 µs",
-        "p99 µs",   "p99.9 µs",  "CPU",            "peak RSS", "file size",     "written",
-        "after eviction", "cached at start", "pacing p99 µs", "reopen", "status"};
-    const std::vector<bool> numeric = {false, true, true, true, true, true, true, true, true,
-                                       true,  true, true, true, true, true, true, false};
-    for (size_t i = 0; i < header.size(); ++i) {
-      if (header[i] == "ops/s interval" && !columns.range) continue;
-      if (header[i] == "cached at start" && !columns.resident) continue;
-      if (header[i] == "after eviction" && !columns.evicted) continue;
-      if (header[i] == "pacing p99 µs" && !columns.lateness) continue;
-      if (header[i] == "reopen" && !columns.open) continue;
-      const bool latency = header[i] == "p50 µs" || header[i] == "p99 µs" || header[i] == "p99.9 µs";
-      t.header.push_back(block_ops > 0 && latency ? header[i] + " (block means)" : header[i]);
-      t.numeric.push_back(numeric[i]);
-    }
-    if (mixed) {
+    AddEngineHeader(columns, block_ops, &t);
+    if (contents.mixed) {
       AddMatrixHeader(phase.varying, &s.per_op);
-      for (const char* h : {"engine", "op", "ops", "ops/s", "p50 µs", "p90 µs", "p99 µs",
-                            "p99.9 µs", "found", "not found"}) {
-        const bool latency = std::string_view(h).find("µs") != std::string_view::npos;
-        s.per_op.header.push_back(block_ops > 0 && latency ? std::string(h) + " (block means)" : h);
-        s.per_op.numeric.push_back(std::string(h) != "engine" && std::string(h) != "op");
-      }
+      AddOpHeader(block_ops, &s.per_op);
     }
-    if (!client_bound.empty()) {
+    if (!contents.client_bound.empty()) {
       std::string names;
-      for (const std::string& e : client_bound) names += (names.empty() ? "" : ", ") + e;
+      for (const std::string& e : contents.client_bound) names += (names.empty() ? "" : ", ") + e;
       s.warnings.push_back(fmt::format(
           "{} (harness share above {:.0f}%): {}. Its ops/s is what the run achieved, but not "
           "the engine's alone.",
           kClientBoundNote, 100 * kClientBoundShare, names));
     }
+    s.serialised_writers = SerialisedWritersNote(phase);
     for (const PointRuns& pr : phase.points) {
       AddEngineRows(results, phase, pr, columns, &t);
-      if (mixed) AddOpRows(phase, pr, &s.per_op);
+      if (contents.mixed) AddOpRows(phase, pr, &s.per_op);
       const std::vector<std::string> differences = WorkDifferences(pr);
       s.work.push_back(WorkSentence(phase, pr, !differences.empty()));
       for (const std::string& d : differences) {

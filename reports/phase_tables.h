@@ -35,6 +35,9 @@ struct PhaseSection {
   Table per_op;           // mixed phases: one row per point x engine x op type; else no rows
   std::vector<std::string> work;      // one "work done" sentence per matrix point
   std::vector<std::string> warnings;  // engines that did different work
+  // Rows whose writers ran one at a time (results::PhaseRun::writers_serialised):
+  // the engines and thread counts, and what that means; "" when none.
+  std::string serialised_writers;
 };
 
 // One section per phase, in workload order; engines in EngineOrder.

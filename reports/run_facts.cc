@@ -1,10 +1,13 @@
 #include "reports/run_facts.h"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "reports/report_model.h"
 #include "reports/text_format.h"
 #include "results/shard_merge.h"
+#include "results/statistics.h"
 
 namespace kvbench::reports {
 
@@ -97,12 +100,43 @@ std::vector<std::string> MeasurementWarnings(const results::RunResults& results)
   return out;
 }
 
+std::string ForksSummary(const results::RunResults& results) {
+  int forks = 1;
+  std::vector<double> shares;
+  for (const results::PhaseRun& run : results.runs) {
+    std::vector<double> rates;
+    std::vector<int> fork_of;
+    for (const results::Repetition& r : run.repetitions) {
+      if (!r.fork || r.ops.empty()) continue;
+      rates.push_back(r.ops.front().ops_per_sec);
+      fork_of.push_back(*r.fork);
+      forks = std::max(forks, *r.fork + 1);
+    }
+    if (run.status != "ok") continue;
+    if (const std::optional<double> share = results::BetweenGroupShare(rates, fork_of)) {
+      shares.push_back(*share);
+    }
+  }
+  if (forks <= 1) return "";
+  std::string out = fmt::format("{} processes per engine (forks), each running every phase", forks);
+  if (shares.empty()) {
+    return out + "; the share of the variance between them needs two repetitions in a fork";
+  }
+  std::sort(shares.begin(), shares.end());
+  const size_t n = shares.size();
+  const double median = n % 2 ? shares[n / 2] : (shares[n / 2 - 1] + shares[n / 2]) / 2;
+  return out + fmt::format("; between processes: {:.0f}% of the ops/s variance (median over {} "
+                           "rows, {:.0f}-{:.0f}%)",
+                           median * 100, n, shares.front() * 100, shares.back() * 100);
+}
+
 Facts WorkloadFacts(const results::RunResults& results) {
   const results::WorkloadInfo& w = results.workload;
   Facts f;
   Add(&f, "workload", w.name);
   Add(&f, "file", w.file);
   Add(&f, "scale", FormatExact(w.scale));
+  Add(&f, "processes", ForksSummary(results));
   Add(&f, "dataset", JoinMap(w.dataset));
   Add(&f, "command", results.command_line);
   Add(&f, "started", results.started_at);

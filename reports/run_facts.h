@@ -20,7 +20,11 @@ Facts EnvironmentFacts(const results::RunResults& results);
 // governor other than "performance", cold cache on tmpfs, other load at the
 // start); empty when none was seen.
 std::vector<std::string> MeasurementWarnings(const results::RunResults& results);
-// Workload name, file, scale, dataset, command line, times.
+// Runs with forks (each engine's phases in several processes): "N processes
+// per engine (forks); between them: X% of the ops/s variance (median over M
+// rows, min-max)". "" when every engine ran in one process.
+std::string ForksSummary(const results::RunResults& results);
+// Workload name, file, scale, dataset, command line, times (and forks).
 Facts WorkloadFacts(const results::RunResults& results);
 // engine | library | status | options | capabilities
 Table EnginesTable(const results::RunResults& results);

@@ -136,6 +136,69 @@ Table ChangesTable(const std::vector<results::Series>& series) {
   return t;
 }
 
+// The page's section of change points (a table) and time-base changes (a list).
+std::string ChangesSection(const std::vector<results::Series>& series, size_t time_base_count) {
+  std::string h;
+  h += "<section id=\"changes\">\n<h2>Change points</h2>\n";
+  const Table changes = ChangesTable(series);
+  h += changes.rows.empty() ? "<p>No significant change in any series.</p>\n" : TableHtml(changes);
+  if (time_base_count > 0) {
+    h += "<h3>Time-base changes</h3>\n<ul class=\"changes\">\n";
+    for (size_t i = 0; i < series.size(); ++i) {
+      for (const results::TimeBaseChange& t : series[i].time_base_changes) {
+        h += "<li class=\"time-base\">" +
+             HtmlEscape(SeriesLabel(series[i].key) + " (#" + std::to_string(i + 1) +
+                        "): " + TimeBaseChangeSentence(series[i], t)) +
+             "</li>\n";
+      }
+    }
+    h += "</ul>\n";
+  }
+  h += "</section>\n";
+  return h;
+}
+
+// Series number i+1: its place, its chart, and its changes in run order.
+std::string SeriesSection(const results::Series& s, size_t i) {
+  std::string h;
+  h += fmt::format("<section class=\"series\" id=\"series-{}\">\n<h3>{}. {}</h3>\n", i + 1, i + 1,
+                   HtmlEscape(SeriesLabel(s.key)));
+  h += "<p class=\"params\">" +
+       HtmlEscape(SeriesPlace(s.key) + "; " + std::to_string(s.points.size()) + " runs") +
+       "</p>\n";
+  if (!s.split_note.empty()) {
+    h += "<p class=\"warning\">" + HtmlEscape(s.split_note) + "</p>\n";
+  }
+  const std::string svg = SeriesChart(s, i);
+  if (!svg.empty()) {
+    h += fmt::format(
+        "<figure class=\"chart chart-trend\" id=\"chart-trend-{}\">\n{}\n<figcaption>{}"
+        "</figcaption>\n</figure>\n",
+        i + 1, svg,
+        HtmlEscape(AxisLabel(s.key.figure) + " of " + SeriesLabel(s.key) + " per run"));
+  }
+  if (!s.changes.empty() || !s.time_base_changes.empty()) {
+    // Change points and time-base changes in run order.
+    std::vector<std::pair<size_t, std::string>> items;
+    for (const results::SeriesChange& c : s.changes) {
+      items.emplace_back(c.point.index,
+                         fmt::format("<li class=\"{}\">{}</li>\n", c.worse ? "worse" : "better",
+                                     HtmlEscape(ChangeSentence(s, c))));
+    }
+    for (const results::TimeBaseChange& t : s.time_base_changes) {
+      items.emplace_back(t.index, "<li class=\"time-base\">" +
+                                      HtmlEscape(TimeBaseChangeSentence(s, t)) + "</li>\n");
+    }
+    std::stable_sort(items.begin(), items.end(),
+                     [](const auto& a, const auto& b) { return a.first < b.first; });
+    h += "<ul class=\"changes\">\n";
+    for (const auto& item : items) h += item.second;
+    h += "</ul>\n";
+  }
+  h += "</section>\n";
+  return h;
+}
+
 }  // namespace
 
 std::string RenderTrendPage(const TrendPageInput& in) {
@@ -183,61 +246,10 @@ std::string RenderTrendPage(const TrendPageInput& in) {
            "span): change points are looked for on each side apart, never across one.",
            in.options.permutations, in.options.max_p_value, in.options.min_segment)) +
        "</p>\n";
-  h += "<section id=\"changes\">\n<h2>Change points</h2>\n";
-  const Table changes = ChangesTable(in.series);
-  h += changes.rows.empty() ? "<p>No significant change in any series.</p>\n" : TableHtml(changes);
-  if (time_base_count > 0) {
-    h += "<h3>Time-base changes</h3>\n<ul class=\"changes\">\n";
-    for (size_t i = 0; i < in.series.size(); ++i) {
-      for (const results::TimeBaseChange& t : in.series[i].time_base_changes) {
-        h += "<li class=\"time-base\">" +
-             HtmlEscape(SeriesLabel(in.series[i].key) + " (#" + std::to_string(i + 1) +
-                        "): " + TimeBaseChangeSentence(in.series[i], t)) +
-             "</li>\n";
-      }
-    }
-    h += "</ul>\n";
-  }
-  h += "</section>\n<section id=\"series\">\n<h2>Series</h2>\n";
+  h += ChangesSection(in.series, time_base_count);
+  h += "<section id=\"series\">\n<h2>Series</h2>\n";
   if (in.series.empty()) h += "<p>The store holds no figures that match.</p>\n";
-  for (size_t i = 0; i < in.series.size(); ++i) {
-    const results::Series& s = in.series[i];
-    h += fmt::format("<section class=\"series\" id=\"series-{}\">\n<h3>{}. {}</h3>\n", i + 1, i + 1,
-                     HtmlEscape(SeriesLabel(s.key)));
-    h += "<p class=\"params\">" +
-         HtmlEscape(SeriesPlace(s.key) + "; " + std::to_string(s.points.size()) + " runs") +
-         "</p>\n";
-    if (!s.split_note.empty()) {
-      h += "<p class=\"warning\">" + HtmlEscape(s.split_note) + "</p>\n";
-    }
-    const std::string svg = SeriesChart(s, i);
-    if (!svg.empty()) {
-      h += fmt::format(
-          "<figure class=\"chart chart-trend\" id=\"chart-trend-{}\">\n{}\n<figcaption>{}"
-          "</figcaption>\n</figure>\n",
-          i + 1, svg,
-          HtmlEscape(AxisLabel(s.key.figure) + " of " + SeriesLabel(s.key) + " per run"));
-    }
-    if (!s.changes.empty() || !s.time_base_changes.empty()) {
-      // Change points and time-base changes in run order.
-      std::vector<std::pair<size_t, std::string>> items;
-      for (const results::SeriesChange& c : s.changes) {
-        items.emplace_back(c.point.index,
-                           fmt::format("<li class=\"{}\">{}</li>\n", c.worse ? "worse" : "better",
-                                       HtmlEscape(ChangeSentence(s, c))));
-      }
-      for (const results::TimeBaseChange& t : s.time_base_changes) {
-        items.emplace_back(t.index, "<li class=\"time-base\">" +
-                                        HtmlEscape(TimeBaseChangeSentence(s, t)) + "</li>\n");
-      }
-      std::stable_sort(items.begin(), items.end(),
-                       [](const auto& a, const auto& b) { return a.first < b.first; });
-      h += "<ul class=\"changes\">\n";
-      for (const auto& item : items) h += item.second;
-      h += "</ul>\n";
-    }
-    h += "</section>\n";
-  }
+  for (size_t i = 0; i < in.series.size(); ++i) h += SeriesSection(in.series[i], i);
   h += "</section>\n<footer>Made by kvbench history trend from " + HtmlEscape(in.store) +
        ".</footer>\n</body>\n</html>\n";
   return h;

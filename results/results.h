@@ -186,6 +186,9 @@ struct Repetition {
   // Closing each client's session after the timed span (YCSB's [CLEANUP]):
   // one value per client thread, timed apart from the span.
   std::optional<LatencySummary> session_cleanup;
+  // Runs with forks (Measurement::forks > 1): the 0-based fork, a fresh
+  // engine process, that measured this repetition; absent with one process.
+  std::optional<int> fork;
 };
 
 // One figure over repetitions: n, median, min, max and the confidence
@@ -225,6 +228,13 @@ struct PhaseRun {
   // of merged results).
   std::optional<int> row;
   std::optional<int> shard;
+  // Several client threads wrote on an engine that declares no concurrent
+  // writers (Capabilities::concurrent_writers false): its adapter let one
+  // writer in at a time (a plugin engine's, the plugin host), so the row
+  // measures `threads` clients sharing one writer, not parallel writes
+  // (runner::WritersSerialised). Written only when true; files from before
+  // it was recorded read as false.
+  bool writers_serialised = false;
 };
 
 struct EngineRun {

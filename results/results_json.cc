@@ -66,6 +66,7 @@ json RepetitionToJson(const Repetition& r) {
   PutOptional(j, "open_seconds", r.open_seconds);
   PutOptional(j, "engine_seconds", r.engine_seconds);
   PutOptional(j, "op_buffer_bytes", r.op_buffer_bytes);
+  PutOptional(j, "fork", r.fork);
   // Only rows read from a schema-4 file carry it (their ops_per_sec divide
   // by the time inside the engine's calls); absent means the wall span.
   if (r.rate_base == RateBase::kEngineCalls) j["rate_base"] = "engine_calls";
@@ -270,6 +271,7 @@ void ReadRepetition(Reader& r, const json& j, Repetition* rep) {
   r.GetOptional(j, "open_seconds", &rep->open_seconds);
   r.GetOptional(j, "engine_seconds", &rep->engine_seconds);
   r.GetOptional(j, "op_buffer_bytes", &rep->op_buffer_bytes);
+  r.GetOptional(j, "fork", &rep->fork);
   if (j.contains("rate_base")) {
     std::string base;
     if (r.Get(j, "rate_base", &base)) {
@@ -400,6 +402,7 @@ void ReadPhaseRun(Reader& r, const json& j, PhaseRun* pr, int version) {
   r.GetOptional(j, "wall_seconds", &pr->wall_seconds);
   r.GetOptional(j, "row", &pr->row);
   r.GetOptional(j, "shard", &pr->shard);
+  if (j.contains("writers_serialised")) r.Get(j, "writers_serialised", &pr->writers_serialised);
 }
 
 }  // namespace
@@ -416,6 +419,7 @@ json PhaseRunToJson(const PhaseRun& pr) {
   PutOptional(j, "wall_seconds", pr.wall_seconds);
   PutOptional(j, "row", pr.row);
   PutOptional(j, "shard", pr.shard);
+  if (pr.writers_serialised) j["writers_serialised"] = true;
   return j;
 }
 

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <map>
 
 namespace kvbench::results {
 
@@ -42,6 +43,30 @@ std::optional<Interval> MedianInterval(std::vector<double> values, double level)
   ci.high = values[static_cast<size_t>(n - best)];
   ci.level = 1 - 2 * BinomialHalfCdf(n, best - 1);
   return ci;
+}
+
+std::optional<double> BetweenGroupShare(const std::vector<double>& values,
+                                        const std::vector<int>& group) {
+  if (values.size() != group.size() || values.empty()) return std::nullopt;
+  std::map<int, std::pair<double, size_t>> sums;  // group -> (sum, count)
+  double total = 0;
+  for (size_t i = 0; i < values.size(); ++i) {
+    sums[group[i]].first += values[i];
+    ++sums[group[i]].second;
+    total += values[i];
+  }
+  const bool some_pair = std::any_of(sums.begin(), sums.end(),
+                                     [](const auto& g) { return g.second.second >= 2; });
+  if (sums.size() < 2 || !some_pair) return std::nullopt;
+  const double grand = total / static_cast<double>(values.size());
+  double ss_total = 0, ss_between = 0;
+  for (double v : values) ss_total += (v - grand) * (v - grand);
+  for (const auto& [g, sc] : sums) {
+    const double mean = sc.first / static_cast<double>(sc.second);
+    ss_between += static_cast<double>(sc.second) * (mean - grand) * (mean - grand);
+  }
+  if (ss_total <= 0) return std::nullopt;
+  return std::clamp(ss_between / ss_total, 0.0, 1.0);
 }
 
 double MannWhitneyP(const std::vector<double>& a, const std::vector<double>& b) {

@@ -31,4 +31,13 @@ std::optional<Interval> MedianInterval(std::vector<double> values, double level 
 // side is empty.
 double MannWhitneyP(const std::vector<double>& a, const std::vector<double>& b);
 
+// The share of the variance of `values` that lies between groups (eta
+// squared: the sum of squares of the group means about the grand mean,
+// weighted by group size, over the total sum of squares). `group[i]` is
+// values[i]'s group (a fork). Empty unless there are at least two groups and
+// some group has two values (else within-group variance is unseen), or when
+// all values are equal.
+std::optional<double> BetweenGroupShare(const std::vector<double>& values,
+                                        const std::vector<int>& group);
+
 }  // namespace kvbench::results

@@ -82,6 +82,54 @@ struct StderrTail {
   }
 };
 
+// How the parent's watch over its child ended.
+enum class WatchEnd {
+  kPipeClosed,  // the child closed its pipe or died (or the pipe could not be polled)
+  kTimedOut,
+  kInterrupted,
+};
+
+// Passes the child's lines on `fd` to on_line, and its stderr on `err_fd` on
+// to ours, until the child closes its pipe; kills it when the time limit
+// (from `start`) passes or the user interrupts.
+WatchEnd WatchChild(pid_t pid, int fd, int err_fd, std::chrono::steady_clock::time_point start,
+                    double timeout_s, const std::function<void(const std::string& line)>& on_line,
+                    StderrTail* tail) {
+  using Clock = std::chrono::steady_clock;
+  std::string pending;
+  char buf[65536];
+  for (;;) {
+    if (InterruptCount() > 0) {
+      ::kill(pid, SIGKILL);
+      return WatchEnd::kInterrupted;
+    }
+    const double elapsed = std::chrono::duration<double>(Clock::now() - start).count();
+    const double left = timeout_s - elapsed;
+    if (left <= 0) {
+      ::kill(pid, SIGKILL);
+      return WatchEnd::kTimedOut;
+    }
+    pollfd pfds[2] = {{fd, POLLIN, 0}, {err_fd, POLLIN, 0}};
+    const int wait_ms = static_cast<int>(left * 1000 > 100 ? 100 : left * 1000 + 1);
+    // The stderr pipe is polled only while open: a server the child started
+    // may hold it after the child is gone, so its end never ends the loop.
+    const int rc = ::poll(pfds, tail->open ? 2 : 1, wait_ms);
+    if (rc < 0 && errno != EINTR) return WatchEnd::kPipeClosed;
+    if (rc <= 0) continue;
+    if (tail->open && (pfds[1].revents & (POLLIN | POLLHUP)) != 0) tail->Drain(err_fd);
+    if ((pfds[0].revents & (POLLIN | POLLHUP | POLLERR)) == 0) continue;
+    const ssize_t n = ::read(fd, buf, sizeof buf);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return WatchEnd::kPipeClosed;  // EOF: the child closed the pipe or died
+    pending.append(buf, static_cast<size_t>(n));
+    size_t nl;
+    while ((nl = pending.find('\n')) != std::string::npos) {
+      on_line(pending.substr(0, nl));
+      pending.erase(0, nl + 1);
+    }
+  }
+}
+
 }  // namespace
 
 ChildOutcome RunInChildProcess(const std::function<int(int fd)>& body, double timeout_s,
@@ -130,41 +178,9 @@ ChildOutcome RunInChildProcess(const std::function<int(int fd)>& body, double ti
   ::fcntl(err_fds[0], F_SETFL, ::fcntl(err_fds[0], F_GETFL) | O_NONBLOCK);
   StderrTail tail;
 
-  std::string pending;
-  bool timed_out = false;
-  char buf[65536];
-  for (;;) {
-    if (InterruptCount() > 0) {
-      outcome.interrupted = true;
-      ::kill(pid, SIGKILL);
-      break;
-    }
-    const double elapsed = std::chrono::duration<double>(Clock::now() - start).count();
-    const double left = timeout_s - elapsed;
-    if (left <= 0) {
-      timed_out = true;
-      ::kill(pid, SIGKILL);
-      break;
-    }
-    pollfd pfds[2] = {{fds[0], POLLIN, 0}, {err_fds[0], POLLIN, 0}};
-    const int wait_ms = static_cast<int>(left * 1000 > 100 ? 100 : left * 1000 + 1);
-    // The stderr pipe is polled only while open: a server the child started
-    // may hold it after the child is gone, so its end never ends the loop.
-    const int rc = ::poll(pfds, tail.open ? 2 : 1, wait_ms);
-    if (rc < 0 && errno != EINTR) break;
-    if (rc <= 0) continue;
-    if (tail.open && (pfds[1].revents & (POLLIN | POLLHUP)) != 0) tail.Drain(err_fds[0]);
-    if ((pfds[0].revents & (POLLIN | POLLHUP | POLLERR)) == 0) continue;
-    const ssize_t n = ::read(fds[0], buf, sizeof buf);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) break;  // EOF: the child closed the pipe or died
-    pending.append(buf, static_cast<size_t>(n));
-    size_t nl;
-    while ((nl = pending.find('\n')) != std::string::npos) {
-      on_line(pending.substr(0, nl));
-      pending.erase(0, nl + 1);
-    }
-  }
+  const WatchEnd end = WatchChild(pid, fds[0], err_fds[0], start, timeout_s, on_line, &tail);
+  outcome.interrupted = end == WatchEnd::kInterrupted;
+  const bool timed_out = end == WatchEnd::kTimedOut;
   ::close(fds[0]);
 
   int status = 0;

@@ -23,6 +23,44 @@ int Fail(int fd, const Status& s) {
   return 3;
 }
 
+// Measures one matrix point and sends its row to the parent; false when the
+// pipe is gone.
+bool MeasureStep(const EngineStep& step, const PhaseSpec& phase, const MatrixPoint& point,
+                 const EngineRows& rows, PhaseExecutor* executor, EngineHandle* handle,
+                 const ProgressDisplay* progress, int fd) {
+  results::PhaseRun run = executor->Run(phase, step.phase, point);
+  // What the plan warned of, recorded on the row it describes, for the reports.
+  run.writers_serialised = !run.repetitions.empty() &&
+                           WritersSerialised(phase, run.threads, handle->adapter()->capabilities());
+  if (rows.shard >= 0) {
+    run.row = step.row;
+    run.shard = rows.shard;
+  }
+  if (progress) progress->PointDone(run);
+  return WriteLine(fd, nlohmann::json{{child_message::kRun, results::PhaseRunToJson(run)}}.dump());
+}
+
+// Setup: what the unsharded run would have left, untimed. A repetition that
+// fails ends its point's replays (`*failed_replay` names that point), as a
+// failure ends its point's repetitions in Run (the shard measuring that
+// point records it).
+Status RunSetupStep(const EngineStep& step, const PhaseSpec& phase, const MatrixPoint& point,
+                    PhaseExecutor* executor, EngineHandle* handle,
+                    std::pair<size_t, size_t>* failed_replay) {
+  Status s;
+  if (step.kind == EngineStep::kReplay && *failed_replay != std::pair{step.phase, step.point}) {
+    s = executor->Replay(phase, step.phase, step.repetition, point);
+    if (!s.ok()) *failed_replay = {step.phase, step.point};
+  } else if (step.kind == EngineStep::kColdSync) {
+    std::optional<double> ignored;
+    s = handle->CloseAndEvict(&ignored);
+    if (s.ok()) s = handle->Open(nullptr);
+  } else if (step.kind == EngineStep::kRecreate) {
+    s = handle->Recreate();
+  }
+  return s;
+}
+
 }  // namespace
 
 int RunEngineInChild(const RunPlan& plan, const results::EngineRun& engine,
@@ -88,29 +126,14 @@ int RunEngineInChild(const RunPlan& plan, const results::EngineRun& engine,
     }
     PhaseExecutor executor(inputs, &handle);
     if (step.kind == EngineStep::kMeasure) {
-      results::PhaseRun run = executor.Run(phase, step.phase, points[step.point]);
-      if (rows.shard >= 0) {
-        run.row = step.row;
-        run.shard = rows.shard;
+      if (!MeasureStep(step, phase, points[step.point], rows, &executor, &handle,
+                       progress ? &*progress : nullptr, fd)) {
+        return 4;
       }
-      if (progress) progress->PointDone(run);
-      if (!WriteLine(fd, nlohmann::json{{child_message::kRun, results::PhaseRunToJson(run)}}.dump())) return 4;
       continue;
     }
-    // Setup: what the unsharded run would have left, untimed. A repetition
-    // that fails ends its point's replays, as a failure ends its point's
-    // repetitions in Run (the shard measuring that point records it).
     const auto t0 = std::chrono::steady_clock::now();
-    if (step.kind == EngineStep::kReplay && failed_replay != std::pair{step.phase, step.point}) {
-      s = executor.Replay(phase, step.phase, step.repetition, points[step.point]);
-      if (!s.ok()) failed_replay = {step.phase, step.point};
-    } else if (step.kind == EngineStep::kColdSync) {
-      std::optional<double> ignored;
-      s = handle.CloseAndEvict(&ignored);
-      if (s.ok()) s = handle.Open(nullptr);
-    } else if (step.kind == EngineStep::kRecreate) {
-      s = handle.Recreate();
-    }
+    s = RunSetupStep(step, phase, points[step.point], &executor, &handle, &failed_replay);
     setup_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     if (!s.ok()) {
       std::fprintf(stderr, "kvbench: %s: setup before a later phase: phase '%s': %s\n",

@@ -117,15 +117,22 @@ std::string ProgressDisplay::Line(uint64_t done, double seconds) const {
   const double run_elapsed =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - position_.run_start)
           .count();
-  const double total = static_cast<double>(engine_work_) * position_.engine_count;
-  const double finished = static_cast<double>(engine_work_) * position_.engine_index +
+  // Each engine runs its planned work once per fork.
+  const double per_engine = static_cast<double>(engine_work_) * position_.fork_count;
+  const double total = per_engine * position_.engine_count;
+  const double finished = per_engine * position_.engine_index +
+                          static_cast<double>(engine_work_) * position_.fork +
                           static_cast<double>(done_work_ + done);
   const double run_eta = finished > 0 ? run_elapsed * (total / finished - 1) : -1;
   const PhaseSpec& p = workload_.phases[phase_];
+  const std::string fork =
+      position_.fork_count > 1
+          ? fmt::format(" | fork {}/{}", position_.fork + 1, position_.fork_count)
+          : std::string();
   return fmt::format(
-      "engine {}/{} {} | phase {}/{} {} | rep {}/{} | {:5.1f}% {:>12} ops/s | {} left {} | run "
+      "engine {}/{} {}{} | phase {}/{} {} | rep {}/{} | {:5.1f}% {:>12} ops/s | {} left {} | run "
       "{} left {}",
-      position_.engine_index + 1, position_.engine_count, engine_, phase_ + 1,
+      position_.engine_index + 1, position_.engine_count, engine_, fork, phase_ + 1,
       workload_.phases.size(), p.name, repetition_ + 1, p.repetitions,
       100.0 * static_cast<double>(done) / static_cast<double>(ops_total_),
       fmt::format("{:.0f}", rate), Duration(seconds), Duration(phase_eta), Duration(run_elapsed),

@@ -42,6 +42,8 @@ std::string PointDoneLine(const results::PhaseRun& run, const LiveColumns& colum
 struct RunPosition {
   int engine_index = 0;  // 0-based
   int engine_count = 1;
+  int fork = 0;  // 0-based: which of the engine's processes (Measurement::forks) this is
+  int fork_count = 1;
   std::chrono::steady_clock::time_point run_start = std::chrono::steady_clock::now();
   // The terminal's width, read by the parent: the engine's child writes its
   // stderr into a pipe the parent passes on (engine_process.h), so it cannot

@@ -193,57 +193,9 @@ class RecordPhase {
                          [&](uint64_t, size_t) { return table_->CreateIndex(spec_.field); });
     }
     if (ids.empty()) return Status::InvalidArgument("no records: run a record-insert phase first");
-    if (op == PhaseOp::kRecordGet) {
-      std::vector<uint64_t> chosen(block);
-      std::unique_ptr<datasets::RequestDistribution> chooser;
-      KVBENCH_RETURN_IF_ERROR(datasets::NewRequestDistribution(
-          {spec_.distribution, spec_.distribution_params}, ids.size(), seed_, 0, 1, &chooser));
-      return runner->Run(
-          spec_.count, [&](uint64_t, size_t slot) { chosen[slot] = chooser->Next(ids.size()); },
-          [&](uint64_t, size_t slot) {
-            Status s = table_->GetRecord(ids[chosen[slot]], &fields_);
-            if (s.ok()) ++runner->work().found;
-            return s;
-          });
-    }
-    if (op == PhaseOp::kRecordSet) {
-      if (spec_.field >= state_->source->field_count()) {
-        return Status::InvalidArgument("field " + std::to_string(spec_.field) + " is out of range");
-      }
-      std::vector<uint64_t> chosen(block);
-      std::vector<FieldValue> values(block);
-      std::unique_ptr<datasets::RequestDistribution> chooser;
-      KVBENCH_RETURN_IF_ERROR(datasets::NewRequestDistribution(
-          {spec_.distribution, spec_.distribution_params}, ids.size(), seed_, 0, 1, &chooser));
-      return runner->Run(
-          spec_.count,
-          [&](uint64_t i, size_t slot) {
-            chosen[slot] = chooser->Next(ids.size());
-            // The value the generator gives the same field of a record not yet written.
-            state_->source->Fill(ids.size() + i, &fields_);
-            values[slot] = fields_[spec_.field];
-            if (values[slot].type == FieldType::kReference) {
-              values[slot].reference = ids[values[slot].reference % ids.size()];
-            }
-          },
-          [&](uint64_t, size_t slot) {
-            return table_->SetField(ids[chosen[slot]], spec_.field, values[slot], SetMode::kChecked);
-          });
-    }
-    if (op == PhaseOp::kRecordDelete) {
-      return runner->Run(
-          spec_.count, [](uint64_t, size_t) {},
-          [&](uint64_t, size_t) {
-            while (state_->deleted_upto < ids.size() && ids[state_->deleted_upto] == 0) {
-              ++state_->deleted_upto;
-            }
-            if (state_->deleted_upto == ids.size()) return Status::NotFound("no live record left");
-            RecordId& id = ids[state_->deleted_upto++];
-            const Status s = table_->DeleteRecord(id);
-            id = 0;
-            return s;
-          });
-    }
+    if (op == PhaseOp::kRecordGet) return Get(runner, block);
+    if (op == PhaseOp::kRecordSet) return Set(runner, block);
+    if (op == PhaseOp::kRecordDelete) return Delete(runner);
     const FieldValue sought = FieldValue::Int(spec_.value);
     if (op == PhaseOp::kRecordScan) {
       return runner->Run(spec_.count, [](uint64_t, size_t) {}, [&](uint64_t, size_t) {
@@ -262,25 +214,89 @@ class RecordPhase {
         return Status::OK();
       });
     }
-    if (op == PhaseOp::kRecordFollow) {
-      RecordId head = 0;
-      for (auto it = ids.rbegin(); it != ids.rend() && head == 0; ++it) head = *it;
-      return runner->Run(spec_.count, [](uint64_t, size_t) {}, [&](uint64_t, size_t) {
-        RecordId at = head;
-        uint64_t visited = 1;
-        for (;;) {
-          RecordId next = 0;
-          const Status s = table_->FollowReference(at, spec_.field, &next);
-          if (s.IsNotFound()) break;
-          KVBENCH_RETURN_IF_ERROR(s);
-          at = next;
-          ++visited;
-        }
-        runner->work().rows += visited;
-        return Status::OK();
-      });
-    }
+    if (op == PhaseOp::kRecordFollow) return Follow(runner);
     return Status::InvalidArgument(std::string("not a record operation: ") + NameOf(op));
+  }
+
+  // Reads whole records, chosen by the phase's distribution.
+  Status Get(BlockRunner* runner, size_t block) {
+    std::vector<RecordId>& ids = state_->ids;
+    std::vector<uint64_t> chosen(block);
+    std::unique_ptr<datasets::RequestDistribution> chooser;
+    KVBENCH_RETURN_IF_ERROR(datasets::NewRequestDistribution(
+        {spec_.distribution, spec_.distribution_params}, ids.size(), seed_, 0, 1, &chooser));
+    return runner->Run(
+        spec_.count, [&](uint64_t, size_t slot) { chosen[slot] = chooser->Next(ids.size()); },
+        [&](uint64_t, size_t slot) {
+          Status s = table_->GetRecord(ids[chosen[slot]], &fields_);
+          if (s.ok()) ++runner->work().found;
+          return s;
+        });
+  }
+
+  // Sets one field of records chosen by the phase's distribution.
+  Status Set(BlockRunner* runner, size_t block) {
+    std::vector<RecordId>& ids = state_->ids;
+    if (spec_.field >= state_->source->field_count()) {
+      return Status::InvalidArgument("field " + std::to_string(spec_.field) + " is out of range");
+    }
+    std::vector<uint64_t> chosen(block);
+    std::vector<FieldValue> values(block);
+    std::unique_ptr<datasets::RequestDistribution> chooser;
+    KVBENCH_RETURN_IF_ERROR(datasets::NewRequestDistribution(
+        {spec_.distribution, spec_.distribution_params}, ids.size(), seed_, 0, 1, &chooser));
+    return runner->Run(
+        spec_.count,
+        [&](uint64_t i, size_t slot) {
+          chosen[slot] = chooser->Next(ids.size());
+          // The value the generator gives the same field of a record not yet written.
+          state_->source->Fill(ids.size() + i, &fields_);
+          values[slot] = fields_[spec_.field];
+          if (values[slot].type == FieldType::kReference) {
+            values[slot].reference = ids[values[slot].reference % ids.size()];
+          }
+        },
+        [&](uint64_t, size_t slot) {
+          return table_->SetField(ids[chosen[slot]], spec_.field, values[slot], SetMode::kChecked);
+        });
+  }
+
+  // Deletes the oldest live records, one per operation.
+  Status Delete(BlockRunner* runner) {
+    std::vector<RecordId>& ids = state_->ids;
+    return runner->Run(
+        spec_.count, [](uint64_t, size_t) {},
+        [&](uint64_t, size_t) {
+          while (state_->deleted_upto < ids.size() && ids[state_->deleted_upto] == 0) {
+            ++state_->deleted_upto;
+          }
+          if (state_->deleted_upto == ids.size()) return Status::NotFound("no live record left");
+          RecordId& id = ids[state_->deleted_upto++];
+          const Status s = table_->DeleteRecord(id);
+          id = 0;
+          return s;
+        });
+  }
+
+  // Follows the chain of references from the newest live record to its end.
+  Status Follow(BlockRunner* runner) {
+    std::vector<RecordId>& ids = state_->ids;
+    RecordId head = 0;
+    for (auto it = ids.rbegin(); it != ids.rend() && head == 0; ++it) head = *it;
+    return runner->Run(spec_.count, [](uint64_t, size_t) {}, [&](uint64_t, size_t) {
+      RecordId at = head;
+      uint64_t visited = 1;
+      for (;;) {
+        RecordId next = 0;
+        const Status s = table_->FollowReference(at, spec_.field, &next);
+        if (s.IsNotFound()) break;
+        KVBENCH_RETURN_IF_ERROR(s);
+        at = next;
+        ++visited;
+      }
+      runner->work().rows += visited;
+      return Status::OK();
+    });
   }
 
   Status Insert(BlockRunner* runner, size_t block) {

@@ -54,6 +54,9 @@ Status CheckOverrides(const RunOverrides& o) {
     return Status::InvalidArgument(
         fmt::format("--repeat: {} is not from 1 to {}", o.repeat, kMaxRepetitions));
   }
+  if (o.forks < 0 || o.forks > kMaxForks) {
+    return Status::InvalidArgument(fmt::format("--forks: {} is not from 1 to {}", o.forks, kMaxForks));
+  }
   for (const std::string& e : o.engines) {
     if (e.empty()) return Status::InvalidArgument("--engines: an empty engine name");
   }
@@ -132,10 +135,11 @@ std::string SerialisedWritersNote(const std::string& where, const PhaseSpec& pha
                                   const std::vector<results::EngineRun>& engines) {
   int threads = 1;
   for (int t : phase.threads) threads = std::max(threads, t);
-  if (threads < 2 || !ClientThreadsWrite(phase)) return {};
   std::string names;
   for (const results::EngineRun& e : engines) {
-    if (!CapabilitiesOf(e).concurrent_writers) names += (names.empty() ? "'" : ", '") + e.name + "'";
+    if (WritersSerialised(phase, threads, CapabilitiesOf(e))) {
+      names += (names.empty() ? "'" : ", '") + e.name + "'";
+    }
   }
   if (names.empty()) return {};
   return fmt::format(
@@ -146,6 +150,10 @@ std::string SerialisedWritersNote(const std::string& where, const PhaseSpec& pha
 }
 
 }  // namespace
+
+bool WritersSerialised(const PhaseSpec& phase, int threads, const Capabilities& capabilities) {
+  return threads >= 2 && !capabilities.concurrent_writers && ClientThreadsWrite(phase);
+}
 
 Capabilities CapabilitiesOf(const results::EngineRun& engine) {
   Capabilities c;
@@ -260,18 +268,12 @@ std::vector<MatrixPoint> ExpandMatrix(const PhaseSpec& spec) {
   return points;
 }
 
-Status PlanWorkload(Workload workload, const RunOverrides& overrides, RunPlan* plan) {
-  RunPlan p;
-  p.workload = std::move(workload);
-  const std::string path = p.workload.file;
-  if (!p.workload.ycsb_ignored.empty()) {
-    std::string list;
-    for (const std::string& k : p.workload.ycsb_ignored) list += (list.empty() ? "" : ", ") + k;
-    p.warnings.push_back(path + ": YCSB properties kvbench ignores (docs/ycsb.md says why): " +
-                         list);
-  }
-  Workload& w = p.workload;
-  KVBENCH_RETURN_IF_ERROR(CheckOverrides(overrides));
+namespace {
+
+// The command line's overrides applied to the workload (counts scaled and
+// held to their bounds, seeds, repetitions, forks, timeout, engines).
+Status ApplyOverrides(const RunOverrides& overrides, Workload* workload) {
+  Workload& w = *workload;
   if (overrides.scale != 1.0 && !w.ycsb_properties.empty()) {
     return Status::InvalidArgument("--scale: not for YCSB property files (use -p recordcount=N "
                                    "-p operationcount=N)");
@@ -291,6 +293,7 @@ Status PlanWorkload(Workload workload, const RunOverrides& overrides, RunPlan* p
   if (overrides.repeat > 0) {
     for (PhaseSpec& phase : w.phases) phase.repetitions = overrides.repeat;
   }
+  if (overrides.forks > 0) w.measurement.forks = overrides.forks;
   // A repetition of a phase that changes state for good would measure other
   // work (phase_op.h): once, whatever the workload or --repeat say.
   for (PhaseSpec& phase : w.phases) {
@@ -310,80 +313,72 @@ Status PlanWorkload(Workload workload, const RunOverrides& overrides, RunPlan* p
     }
   }
 
-  // The workload's plugins register their engines before any name is looked up.
-  if (Status loaded = plugin_host::LoadPlugins(
-          w.plugins, std::filesystem::path(path).parent_path().string());
-      !loaded.ok()) {
-    return Status::InvalidArgument(w.Where("plugins") + "field 'plugins': " + loaded.message());
-  }
-  const AdapterRegistry& registry = AdapterRegistry::Global();
-  if (w.engines.empty()) {
-    for (const AdapterInfo* info : registry.All()) {
-      if (info->create()->capabilities().stores_data) w.engines.push_back(info->name);
-    }
-  }
-  for (const auto& [engine, options] : w.engine_options) {
-    if (registry.Find(engine) == nullptr) {
-      return Status::InvalidArgument(w.Where("options." + engine) + "field 'options." + engine +
-                                     "': unknown engine '" + engine + "'");
-    }
-  }
-  for (const std::string& name : w.engines) {
-    std::unique_ptr<Adapter> adapter;
-    Status created = registry.Create(name, &adapter);
-    if (!created.ok()) {
-      return Status::InvalidArgument(
-          (overrides.engines.empty() ? w.Where("engines") + "field 'engines': " : "--engines: ") +
-          created.message());
-    }
-    EngineOptions resolved;
-    const auto it = w.engine_options.find(name);
-    const std::map<std::string, std::string> none;
-    const auto& given = it == w.engine_options.end() ? none : it->second;
-    // The workload field of the first option an error message names.
-    auto field_of = [&](const Status& error) {
-      std::string field = "options." + name;
-      for (const auto& [key, value] : given) {
-        if (error.message().find("'" + key + "'") != std::string::npos) return field + "." + key;
-      }
-      return field;
-    };
-    Status resolved_ok = ResolveEngineOptions(name, adapter->OptionSpecs(), given, &resolved);
-    if (!resolved_ok.ok()) {
-      const std::string field = field_of(resolved_ok);
-      return Status::InvalidArgument(w.Where(field) + "field '" + field + "': " +
-                                     resolved_ok.message());
-    }
-    // Values are checked here, before any engine starts, by the adapter's
-    // own parser: a bad value for the last engine fails the plan, not the run.
-    if (Status checked = adapter->CheckOptions(resolved); !checked.ok()) {
-      return Status::InvalidArgument(w.Where(field_of(checked)) + "engine '" + name + "': " +
-                                     checked.message());
-    }
-    results::EngineRun er;
-    er.name = name;
-    er.library_version = adapter->LibraryVersion();
-    er.options = resolved.values();
-    er.capabilities = CapabilityMap(adapter->capabilities());
-    if (const plugin_host::PluginOrigin* origin = plugin_host::PluginOriginOf(name)) {
-      er.plugin_path = origin->path;
-      er.plugin_sha256 = origin->sha256;
-      er.plugin_abi = origin->abi_version;
-    }
-    p.engines.push_back(std::move(er));
-  }
+  return Status::OK();
+}
 
-  // The dataset and values must be constructible here, not in a child later.
+// One engine of the plan: created, its options resolved and checked by the
+// adapter's own parser (a bad value for the last engine fails the plan, not
+// the run), its version, capabilities and plugin origin recorded.
+Status PlanEngine(const Workload& w, const std::string& name, bool engines_overridden,
+                  results::EngineRun* out) {
+  const AdapterRegistry& registry = AdapterRegistry::Global();
+  std::unique_ptr<Adapter> adapter;
+  Status created = registry.Create(name, &adapter);
+  if (!created.ok()) {
+    return Status::InvalidArgument(
+        (!engines_overridden ? w.Where("engines") + "field 'engines': " : "--engines: ") +
+        created.message());
+  }
+  EngineOptions resolved;
+  const auto it = w.engine_options.find(name);
+  const std::map<std::string, std::string> none;
+  const auto& given = it == w.engine_options.end() ? none : it->second;
+  // The workload field of the first option an error message names.
+  auto field_of = [&](const Status& error) {
+    std::string field = "options." + name;
+    for (const auto& [key, value] : given) {
+      if (error.message().find("'" + key + "'") != std::string::npos) return field + "." + key;
+    }
+    return field;
+  };
+  Status resolved_ok = ResolveEngineOptions(name, adapter->OptionSpecs(), given, &resolved);
+  if (!resolved_ok.ok()) {
+    const std::string field = field_of(resolved_ok);
+    return Status::InvalidArgument(w.Where(field) + "field '" + field + "': " +
+                                   resolved_ok.message());
+  }
+  // Values are checked here, before any engine starts, by the adapter's
+  // own parser: a bad value for the last engine fails the plan, not the run.
+  if (Status checked = adapter->CheckOptions(resolved); !checked.ok()) {
+    return Status::InvalidArgument(w.Where(field_of(checked)) + "engine '" + name + "': " +
+                                   checked.message());
+  }
+  results::EngineRun er;
+  er.name = name;
+  er.library_version = adapter->LibraryVersion();
+  er.options = resolved.values();
+  er.capabilities = CapabilityMap(adapter->capabilities());
+  if (const plugin_host::PluginOrigin* origin = plugin_host::PluginOriginOf(name)) {
+    er.plugin_path = origin->path;
+    er.plugin_sha256 = origin->sha256;
+    er.plugin_abi = origin->abi_version;
+  }
+  *out = std::move(er);
+  return Status::OK();
+}
+
+// The dataset and values must be constructible here, not in a child later.
+Status PlanDataset(const Workload& w, RunPlan* p) {
   const datasets::DatasetSpec spec = DatasetSpecOf(w);
   std::unique_ptr<datasets::KeyGenerator> keys;
   Status made = datasets::NewKeyGenerator(spec, &keys);
   if (!made.ok()) {
     return Status(made).WithContext(w.Where("dataset") + "field 'dataset'");
   }
-  p.dataset = keys->params().values();
-  p.dataset["kind"] = w.dataset_kind;
-  p.dataset["count"] = std::to_string(w.dataset_count);
-  p.dataset["seed"] = std::to_string(w.seed);
+  p->dataset = keys->params().values();
+  p->dataset["kind"] = w.dataset_kind;
+  p->dataset["count"] = std::to_string(w.dataset_count);
+  p->dataset["seed"] = std::to_string(w.seed);
   datasets::DatasetParams value_params;
   KVBENCH_RETURN_IF_ERROR(
       datasets::DatasetParams::Resolve("values", datasets::ValueParams(), w.value_params, &value_params)
@@ -391,8 +386,15 @@ Status PlanWorkload(Workload workload, const RunOverrides& overrides, RunPlan* p
   datasets::ValueOptions value_options;
   KVBENCH_RETURN_IF_ERROR(datasets::ParseValueOptions(w.value_params, &value_options)
                               .WithContext(w.Where("values") + "field 'values'"));
-  p.values = value_params.values();
+  p->values = value_params.values();
 
+  return Status::OK();
+}
+
+// Every phase's own dataset, distribution, record schema and sync mode
+// checked; a warning for writers the runner will serialise.
+Status CheckPhases(const Workload& w, RunPlan* p) {
+  const std::string& path = w.file;
   bool has_record_table = false;
   for (size_t i = 0; i < w.phases.size(); ++i) {
     const PhaseSpec& phase = w.phases[i];
@@ -435,10 +437,53 @@ Status PlanWorkload(Workload workload, const RunOverrides& overrides, RunPlan* p
         }
       }
     }
-    if (std::string note = SerialisedWritersNote(where, phase, p.engines); !note.empty()) {
-      p.warnings.push_back(std::move(note));
+    if (std::string note = SerialisedWritersNote(where, phase, p->engines); !note.empty()) {
+      p->warnings.push_back(std::move(note));
     }
   }
+  return Status::OK();
+}
+
+}  // namespace
+
+Status PlanWorkload(Workload workload, const RunOverrides& overrides, RunPlan* plan) {
+  RunPlan p;
+  p.workload = std::move(workload);
+  const std::string path = p.workload.file;
+  if (!p.workload.ycsb_ignored.empty()) {
+    std::string list;
+    for (const std::string& k : p.workload.ycsb_ignored) list += (list.empty() ? "" : ", ") + k;
+    p.warnings.push_back(path + ": YCSB properties kvbench ignores (docs/ycsb.md says why): " +
+                         list);
+  }
+  Workload& w = p.workload;
+  KVBENCH_RETURN_IF_ERROR(CheckOverrides(overrides));
+  KVBENCH_RETURN_IF_ERROR(ApplyOverrides(overrides, &w));
+  // The workload's plugins register their engines before any name is looked up.
+  if (Status loaded = plugin_host::LoadPlugins(
+          w.plugins, std::filesystem::path(path).parent_path().string());
+      !loaded.ok()) {
+    return Status::InvalidArgument(w.Where("plugins") + "field 'plugins': " + loaded.message());
+  }
+  const AdapterRegistry& registry = AdapterRegistry::Global();
+  if (w.engines.empty()) {
+    for (const AdapterInfo* info : registry.All()) {
+      if (info->create()->capabilities().stores_data) w.engines.push_back(info->name);
+    }
+  }
+  for (const auto& [engine, options] : w.engine_options) {
+    if (registry.Find(engine) == nullptr) {
+      return Status::InvalidArgument(w.Where("options." + engine) + "field 'options." + engine +
+                                     "': unknown engine '" + engine + "'");
+    }
+  }
+  for (const std::string& name : w.engines) {
+    results::EngineRun er;
+    KVBENCH_RETURN_IF_ERROR(PlanEngine(w, name, !overrides.engines.empty(), &er));
+    p.engines.push_back(std::move(er));
+  }
+  KVBENCH_RETURN_IF_ERROR(PlanDataset(w, &p));
+  KVBENCH_RETURN_IF_ERROR(CheckPhases(w, &p));
   *plan = std::move(p);
   return Status::OK();
 }
@@ -451,7 +496,13 @@ std::string DescribePlan(const RunPlan& plan) {
   for (const auto& [k, v] : plan.dataset) out += fmt::format(" {}={}", k, v);
   out += "\nvalues:";
   for (const auto& [k, v] : plan.values) out += fmt::format(" {}={}", k, v);
-  out += fmt::format("\ntimeout per engine: {} s\nengines:\n", w.timeout_s);
+  out += fmt::format("\ntimeout per engine: {} s\n", w.timeout_s);
+  if (w.measurement.forks > 1) {
+    out += fmt::format("forks: {} (every engine's phases run in {} fresh processes, one after "
+                       "another; each row pools their repetitions)\n",
+                       w.measurement.forks, w.measurement.forks);
+  }
+  out += "engines:\n";
   for (const results::EngineRun& e : plan.engines) {
     out += fmt::format("  {} ({})\n", e.name, e.library_version);
     for (const auto& [k, v] : e.options) out += fmt::format("    {} = {}\n", k, v.empty() ? "(unset)" : v);

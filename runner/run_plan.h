@@ -22,6 +22,7 @@ struct RunOverrides {
   std::vector<std::string> engines;  // --engines: replaces the workload's list
   double scale = 1.0;                // --scale
   int repeat = 0;                    // --repeat: repetitions of every phase (0 = as written)
+  int forks = 0;                     // --forks: processes per engine (0 = as written)
   std::optional<uint64_t> seed;      // --seed: replaces every dataset seed
   double timeout_s = 0;              // --timeout: per engine (0 = as written)
   // -p name=value: YCSB property overrides (YCSB property files only).
@@ -50,6 +51,14 @@ Status PlanWorkload(Workload workload, const RunOverrides& overrides, RunPlan* p
 // An engine's capabilities as the plan recorded them (EngineRun::capabilities).
 // The longest key is not recorded: max_key_size stays 0.
 Capabilities CapabilitiesOf(const results::EngineRun& engine);
+
+// Whether `threads` client threads of `phase` write on an engine with
+// `capabilities` that declares no concurrent writers, so its adapter lets
+// one writer in at a time (adapters/adapter.h): the plan's note for the
+// phase, and results::PhaseRun::writers_serialised for each such row.
+// A phase's client threads write when its operation writes, or, for a mix,
+// when any share is not a read or a scan.
+bool WritersSerialised(const PhaseSpec& phase, int threads, const Capabilities& capabilities);
 
 // The key generator's spec for the workload's [dataset] table.
 datasets::DatasetSpec DatasetSpecOf(const Workload& workload);

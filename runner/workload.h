@@ -44,6 +44,7 @@ inline constexpr double kMaxTimeoutS = 30 * 86400.0;      // an engine's time li
 inline constexpr uint64_t kMaxBatch = 10'000'000;         // writes per transaction
 inline constexpr uint64_t kMaxScanLimit = 1'000'000'000;  // entries per scan
 inline constexpr int kMaxRepetitions = 1'000'000;
+inline constexpr int kMaxForks = 1000;
 inline constexpr double kMaxTargetOpsPerSec = 1e10;  // beyond any engine's rate
 inline constexpr double kMaxProportion = 1e9;        // a mix's weights are relative
 inline constexpr uint32_t kMaxRecordField = 65535;   // a record field's index
@@ -195,6 +196,13 @@ struct Measurement {
   // machine's memory, at most 1 GiB. 0: each operation is generated in the
   // timed loop, inside the wall span (the way before chunks, for comparison).
   std::optional<double> op_buffer_mib;
+  // Forks (as JMH's): every engine's part of the run, all its phases and
+  // repetitions, runs this many times, each time in a fresh process with an
+  // empty data folder; the rows pool the forks' repetitions (each marked with
+  // its fork), so their spread holds the differences between processes
+  // (memory placement, the CPU a process lands on) that repetitions within
+  // one process cannot show.
+  int forks = 1;
 };
 
 // YCSB's output settings, from a property file's properties.

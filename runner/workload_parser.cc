@@ -187,48 +187,181 @@ void Choice(Checker& c, const toml::table& t, const std::string& prefix, const c
   }
 }
 
-void ParsePhase(Checker& c, const toml::table& t, size_t index, Workload* w) {
-  PhaseSpec p;
-  const std::string prefix = "phase[" + std::to_string(index) + "].";
-  p.line = static_cast<int>(t.source().begin.line);
+// Reads `op` and checks the phase's keys against it: every key known, and
+// each op-specific one taken by this op. False when the phase can be read no
+// further (the error is in c).
+bool ReadPhaseOp(Checker& c, const toml::table& t, const std::string& prefix, PhaseSpec* p,
+                 std::string* op_name) {
   c.OnlyKnownKeys(t, prefix,
                   {"name", "op", "count", "duration", "batch", "warmup", "repetitions", "threads",
                    "target", "cache", "keys", "distribution", "distribution_params", "sync",
                    "reopen", "table_per_thread", "pacing", "order", "limit", "direction", "values", "from", "to", "skip",
                    "proportions", "dataset", "fresh", "schema", "table", "field", "value", "set", "read_back",
                    "delete_after"});
-  std::string op_name;
-  if (!c.String(t, prefix, "op", &op_name) && c.ok()) {
+  if (!c.String(t, prefix, "op", op_name) && c.ok()) {
     c.Fail(t.source(), prefix + "op", "missing (one of " + PhaseOpNames() + ")");
   }
-  if (c.ok() && !ParsePhaseOp(op_name, &p.op)) {
+  if (c.ok() && !ParsePhaseOp(*op_name, &p->op)) {
     c.Fail(t.get("op")->source(), prefix + "op",
-           "unknown operation '" + op_name + "' (known: " + PhaseOpNames() + ")");
+           "unknown operation '" + *op_name + "' (known: " + PhaseOpNames() + ")");
   }
-  if (!c.ok()) return;
-  const PhaseOpInfo& info = InfoOf(p.op);
+  if (!c.ok()) return false;
+  const PhaseOpInfo& info = InfoOf(p->op);
   for (const auto& [key, node] : t) {
     const auto it = kFieldOfKey.find(std::string(key.str()));
     if (it == kFieldOfKey.end()) continue;
-    p.given_fields |= it->second;
+    p->given_fields |= it->second;
     if ((info.fields & it->second) == 0) {
       c.Fail(node.source(), prefix + std::string(key.str()),
-             "does not apply to op '" + op_name + "'");
-      return;
+             "does not apply to op '" + *op_name + "'");
+      return false;
     }
   }
-  p.name = op_name + "-" + std::to_string(index);
-  c.Name(t, prefix, "name", &p.name);
+  return true;
+}
+
+// The phase's name: `name`, else op-index.
+void ReadPhaseName(Checker& c, const toml::table& t, const std::string& prefix, size_t index,
+                   const std::string& op_name, const Workload& w, PhaseSpec* p) {
+  p->name = op_name + "-" + std::to_string(index);
+  c.Name(t, prefix, "name", &p->name);
   // Results, reports and history key figures by phase name: two phases of
   // one name would overwrite each other's rows and files.
-  for (const PhaseSpec& earlier : w->phases) {
-    if (c.ok() && earlier.name == p.name) {
+  for (const PhaseSpec& earlier : w.phases) {
+    if (c.ok() && earlier.name == p->name) {
       const toml::node* n = t.get("name");
       c.Fail(n != nullptr ? n->source() : t.source(), prefix + "name",
-             "'" + p.name + "' is already the name of the phase at line " +
+             "'" + p->name + "' is already the name of the phase at line " +
                  std::to_string(earlier.line));
     }
   }
+}
+
+// The lists the phase's matrix expands: threads, target rates, cache states.
+void ReadPhaseMatrix(Checker& c, const toml::table& t, const std::string& prefix, PhaseSpec* p) {
+  c.ScalarOrList<int>(t, prefix, "threads", &p->threads, [&](const toml::node& n, int* out) {
+    if (!n.is_integer() || n.as_integer()->get() < 1 || n.as_integer()->get() > 1024) {
+      return c.Fail(n.source(), prefix + "threads", "must be an integer from 1 to 1024");
+    }
+    *out = static_cast<int>(n.as_integer()->get());
+    return true;
+  });
+  c.ScalarOrList<double>(t, prefix, "target", &p->targets, [&](const toml::node& n, double* out) {
+    const double v = n.is_integer() ? static_cast<double>(n.as_integer()->get())
+                     : n.is_floating_point() ? n.as_floating_point()->get() : -1;
+    if (!n.is_number() || !std::isfinite(v) || v < 0 || v > kMaxTargetOpsPerSec) {
+      return c.Fail(n.source(), prefix + "target",
+                    "must be a number of ops/s from 0 to " + Checker::Format(kMaxTargetOpsPerSec) +
+                        " (0 = unthrottled)");
+    }
+    *out = v;
+    return true;
+  });
+  c.ScalarOrList<CacheState>(t, prefix, "cache", &p->caches,
+                             [&](const toml::node& n, CacheState* out) {
+    if (!n.is_string() || !Parse(n.as_string()->get(), out) || *out == CacheState::kAsIs) {
+      return c.Fail(n.source(), prefix + "cache", "must be \"cold\" or \"hot\"");
+    }
+    return true;
+  });
+}
+
+// A mix's `proportions = { read = 0.5, update = 0.5 }` (node n).
+void ReadProportions(Checker& c, const toml::node& n, const std::string& prefix, PhaseSpec* p) {
+  const toml::table* pt = n.as_table();
+  if (pt == nullptr) {
+    c.Fail(n.source(), prefix + "proportions", "must be a table like { read = 0.5, update = 0.5 }");
+    return;
+  }
+  c.OnlyKnownKeys(*pt, prefix + "proportions.", {"read", "update", "insert", "scan", "rmw"});
+  for (const auto& [k, v] : *pt) {
+    double d = 0;
+    const std::string key(k.str());
+    if (!v.is_number()) {
+      c.Fail(v.source(), prefix + "proportions." + key, "must be a number");
+      break;
+    }
+    d = v.is_integer() ? static_cast<double>(v.as_integer()->get()) : v.as_floating_point()->get();
+    if (!std::isfinite(d) || d < 0 || d > kMaxProportion) {
+      c.Fail(v.source(), prefix + "proportions." + key,
+             "must be a number from 0 to " + Checker::Format(kMaxProportion));
+    }
+    p->proportions[key] = d;
+  }
+}
+
+// The phase's own dataset, `dataset = { kind = "timestamp", count = 1000 }` (node n).
+void ReadPhaseDataset(Checker& c, const toml::node& n, const std::string& prefix, PhaseSpec* p) {
+  const toml::table* d = n.as_table();
+  if (d == nullptr) {
+    c.Fail(n.source(), prefix + "dataset", "must be a table like { kind = \"timestamp\", count = 1000 }");
+    return;
+  }
+  if (!c.String(*d, prefix + "dataset.", "kind", &p->dataset_kind) && c.ok()) {
+    c.Fail(n.source(), prefix + "dataset.kind", "missing");
+  }
+  for (const auto& [k, v] : *d) {
+    std::string text;
+    if (k.str() != "kind" && c.ScalarText(v, prefix + "dataset." + std::string(k.str()), &text)) {
+      p->dataset_params[std::string(k.str())] = text;
+    }
+  }
+  int64_t count = 0;
+  if (!c.Integer(*d, prefix + "dataset.", "count", 1, static_cast<int64_t>(kMaxCount), &count) &&
+      c.ok()) {
+    c.Fail(n.source(), prefix + "dataset.count", "missing (number of keys)");
+  }
+}
+
+// The record phases' keys: schema, table, field, value, set, read_back, delete_after.
+void ReadRecordFields(Checker& c, const toml::table& t, const std::string& prefix, PhaseSpec* p) {
+  c.String(t, prefix, "schema", &p->schema);
+  if (c.String(t, prefix, "table", &p->table)) {
+    const bool valid = !p->table.empty() && p->table.size() <= 64 &&
+                       p->table.find_first_not_of("abcdefghijklmnopqrstuvwxyz"
+                                                  "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") ==
+                           std::string::npos;
+    if (!valid) c.Fail(t.get("table")->source(), prefix + "table", "must be 1-64 letters, digits or _");
+  }
+  int64_t i64 = 0;
+  if (c.Integer(t, prefix, "field", 0, kMaxRecordField, &i64)) p->field = static_cast<uint32_t>(i64);
+  if (const toml::node* n = t.get("value")) {
+    if (!n->is_integer()) c.Fail(n->source(), prefix + "value", "must be an integer");
+    else p->value = n->as_integer()->get();
+  }
+  Choice(c, t, prefix, "set", "new or checked", &p->set);
+  c.Bool(t, prefix, "read_back", &p->read_back);
+  c.Bool(t, prefix, "delete_after", &p->delete_after);
+}
+
+// Checks between fields, once every field has been read.
+void CheckPhaseFields(Checker& c, const toml::table& t, const std::string& prefix,
+                      const PhaseSpec& p) {
+  const PhaseOpInfo& info = InfoOf(p.op);
+  const bool counted = (info.fields & kFieldCount) != 0;
+  if (info.shape == PhaseShape::kRecord && p.duration_s > 0) {
+    c.Fail(t.get("duration")->source(), prefix + "duration", "record phases take a count");
+  }
+  if (counted && p.count == 0 && p.duration_s <= 0) {
+    c.Fail(t.source(), prefix + "count", "give count >= 1 (or a duration in seconds)");
+  }
+  if (p.op == PhaseOp::kMix) {
+    double sum = 0;
+    for (const auto& [k, v] : p.proportions) sum += v;
+    if (sum <= 0) c.Fail(t.source(), prefix + "proportions", "a mix needs proportions summing to > 0");
+  }
+  if (p.op == PhaseOp::kRange && !(p.from < p.to && p.to <= 1)) {
+    c.Fail(t.source(), prefix + "from", "range needs 0 <= from < to <= 1");
+  }
+}
+
+void ParsePhase(Checker& c, const toml::table& t, size_t index, Workload* w) {
+  PhaseSpec p;
+  const std::string prefix = "phase[" + std::to_string(index) + "].";
+  p.line = static_cast<int>(t.source().begin.line);
+  std::string op_name;
+  if (!ReadPhaseOp(c, t, prefix, &p, &op_name)) return;
+  ReadPhaseName(c, t, prefix, index, op_name, *w, &p);
 
   constexpr auto kCount = static_cast<int64_t>(kMaxCount);
   int64_t i64 = 0;
@@ -242,31 +375,7 @@ void ParsePhase(Checker& c, const toml::table& t, size_t index, Workload* w) {
     p.repetitions = static_cast<int>(i64);
   }
   if (p.repetitions == 0) p.repetitions = w->default_repetitions;
-  c.ScalarOrList<int>(t, prefix, "threads", &p.threads, [&](const toml::node& n, int* out) {
-    if (!n.is_integer() || n.as_integer()->get() < 1 || n.as_integer()->get() > 1024) {
-      return c.Fail(n.source(), prefix + "threads", "must be an integer from 1 to 1024");
-    }
-    *out = static_cast<int>(n.as_integer()->get());
-    return true;
-  });
-  c.ScalarOrList<double>(t, prefix, "target", &p.targets, [&](const toml::node& n, double* out) {
-    const double v = n.is_integer() ? static_cast<double>(n.as_integer()->get())
-                     : n.is_floating_point() ? n.as_floating_point()->get() : -1;
-    if (!n.is_number() || !std::isfinite(v) || v < 0 || v > kMaxTargetOpsPerSec) {
-      return c.Fail(n.source(), prefix + "target",
-                    "must be a number of ops/s from 0 to " + Checker::Format(kMaxTargetOpsPerSec) +
-                        " (0 = unthrottled)");
-    }
-    *out = v;
-    return true;
-  });
-  c.ScalarOrList<CacheState>(t, prefix, "cache", &p.caches,
-                             [&](const toml::node& n, CacheState* out) {
-    if (!n.is_string() || !Parse(n.as_string()->get(), out) || *out == CacheState::kAsIs) {
-      return c.Fail(n.source(), prefix + "cache", "must be \"cold\" or \"hot\"");
-    }
-    return true;
-  });
+  ReadPhaseMatrix(c, t, prefix, &p);
   Choice(c, t, prefix, "keys", "present, absent or repeat", &p.keys);
   c.String(t, prefix, "distribution", &p.distribution);
   if (const toml::table* dp = t.get_as<toml::table>("distribution_params")) {
@@ -292,145 +401,45 @@ void ParsePhase(Checker& c, const toml::table& t, size_t index, Workload* w) {
   c.Number(t, prefix, "from", 0, 1, &p.from);
   c.Number(t, prefix, "to", 0, 1, &p.to);
   if (c.Integer(t, prefix, "skip", 0, kCount, &i64)) p.skip = static_cast<uint64_t>(i64);
-  if (const toml::node* n = t.get("proportions")) {
-    const toml::table* pt = n->as_table();
-    if (pt == nullptr) {
-      c.Fail(n->source(), prefix + "proportions", "must be a table like { read = 0.5, update = 0.5 }");
-    } else {
-      c.OnlyKnownKeys(*pt, prefix + "proportions.", {"read", "update", "insert", "scan", "rmw"});
-      for (const auto& [k, v] : *pt) {
-        double d = 0;
-        const std::string key(k.str());
-        if (!v.is_number()) {
-          c.Fail(v.source(), prefix + "proportions." + key, "must be a number");
-          break;
-        }
-        d = v.is_integer() ? static_cast<double>(v.as_integer()->get()) : v.as_floating_point()->get();
-        if (!std::isfinite(d) || d < 0 || d > kMaxProportion) {
-          c.Fail(v.source(), prefix + "proportions." + key,
-                 "must be a number from 0 to " + Checker::Format(kMaxProportion));
-        }
-        p.proportions[key] = d;
-      }
-    }
-  }
-  if (const toml::node* n = t.get("dataset")) {
-    const toml::table* d = n->as_table();
-    if (d == nullptr) {
-      c.Fail(n->source(), prefix + "dataset", "must be a table like { kind = \"timestamp\", count = 1000 }");
-    } else {
-      if (!c.String(*d, prefix + "dataset.", "kind", &p.dataset_kind) && c.ok()) {
-        c.Fail(n->source(), prefix + "dataset.kind", "missing");
-      }
-      for (const auto& [k, v] : *d) {
-        std::string text;
-        if (k.str() != "kind" && c.ScalarText(v, prefix + "dataset." + std::string(k.str()), &text)) {
-          p.dataset_params[std::string(k.str())] = text;
-        }
-      }
-      int64_t count = 0;
-      if (!c.Integer(*d, prefix + "dataset.", "count", 1, kCount, &count) && c.ok()) {
-        c.Fail(n->source(), prefix + "dataset.count", "missing (number of keys)");
-      }
-    }
-  }
+  if (const toml::node* n = t.get("proportions")) ReadProportions(c, *n, prefix, &p);
+  if (const toml::node* n = t.get("dataset")) ReadPhaseDataset(c, *n, prefix, &p);
   c.Bool(t, prefix, "fresh", &p.fresh);
-  c.String(t, prefix, "schema", &p.schema);
-  if (c.String(t, prefix, "table", &p.table)) {
-    const bool valid = !p.table.empty() && p.table.size() <= 64 &&
-                       p.table.find_first_not_of("abcdefghijklmnopqrstuvwxyz"
-                                                 "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") ==
-                           std::string::npos;
-    if (!valid) c.Fail(t.get("table")->source(), prefix + "table", "must be 1-64 letters, digits or _");
-  }
-  if (c.Integer(t, prefix, "field", 0, kMaxRecordField, &i64)) p.field = static_cast<uint32_t>(i64);
-  if (const toml::node* n = t.get("value")) {
-    if (!n->is_integer()) c.Fail(n->source(), prefix + "value", "must be an integer");
-    else p.value = n->as_integer()->get();
-  }
-  Choice(c, t, prefix, "set", "new or checked", &p.set);
-  c.Bool(t, prefix, "read_back", &p.read_back);
-  c.Bool(t, prefix, "delete_after", &p.delete_after);
+  ReadRecordFields(c, t, prefix, &p);
   if (!c.ok()) return;
-
-  // Cross-field checks.
-  const bool counted = (info.fields & kFieldCount) != 0;
-  if (info.shape == PhaseShape::kRecord && p.duration_s > 0) {
-    c.Fail(t.get("duration")->source(), prefix + "duration", "record phases take a count");
-  }
-  if (counted && p.count == 0 && p.duration_s <= 0) {
-    c.Fail(t.source(), prefix + "count", "give count >= 1 (or a duration in seconds)");
-  }
-  if (p.op == PhaseOp::kMix) {
-    double sum = 0;
-    for (const auto& [k, v] : p.proportions) sum += v;
-    if (sum <= 0) c.Fail(t.source(), prefix + "proportions", "a mix needs proportions summing to > 0");
-  }
-  if (p.op == PhaseOp::kRange && !(p.from < p.to && p.to <= 1)) {
-    c.Fail(t.source(), prefix + "from", "range needs 0 <= from < to <= 1");
-  }
+  CheckPhaseFields(c, t, prefix, p);
   w->phases.push_back(std::move(p));
 }
 
-}  // namespace
+// Where a top-level field starts, for messages about its value.
+void NoteLine(Workload* w, const std::string& field, const toml::node& n) {
+  w->field_lines[field] = static_cast<int>(n.source().begin.line);
+}
 
-Status ParseWorkload(const std::string& text, const std::string& path, Workload* out) {
-  toml::table root;
-  try {
-    root = toml::parse(text, path);
-  } catch (const toml::parse_error& e) {
-    const auto& where = e.source().begin;
-    return Status::InvalidArgument(path + ":" + std::to_string(where.line) + ":" +
-                                   std::to_string(where.column) + ": " +
-                                   std::string(e.description()));
-  }
-  Checker c(path);
-  Workload w;
-  w.file = path;
-  w.source = text;
-  c.OnlyKnownKeys(root, "", {"name", "description", "engines", "plugins", "timeout", "repetitions",
-                             "dataset", "values", "options", "phase", "measurement"});
+// [measurement]: intervals, HdrHistogram logs, the operation buffer, forks.
+void ReadMeasurement(Checker& c, const toml::table& root, Workload* out) {
+  Workload& w = *out;
   if (const toml::node* n = root.get("measurement")) {
     if (const toml::table* m = n->as_table()) {
-      c.OnlyKnownKeys(*m, "measurement.", {"interval", "hdrhistogram", "op_buffer_mib"});
+      c.OnlyKnownKeys(*m, "measurement.", {"interval", "hdrhistogram", "op_buffer_mib", "forks"});
       c.Number(*m, "measurement.", "interval", 0.001, 3600, &w.measurement.interval_s);
       c.Bool(*m, "measurement.", "hdrhistogram", &w.measurement.hdrhistogram);
       double mib = 0;
       if (c.Number(*m, "measurement.", "op_buffer_mib", 0, 1 << 20, &mib)) {
         w.measurement.op_buffer_mib = mib;
       }
+      int64_t forks = 0;
+      if (c.Integer(*m, "measurement.", "forks", 1, kMaxForks, &forks)) {
+        w.measurement.forks = static_cast<int>(forks);
+      }
     } else {
       c.Fail(n->source(), "measurement", "must be a table");
     }
   }
-  int64_t default_repetitions = 0;
-  if (c.Integer(root, "", "repetitions", 1, kMaxRepetitions, &default_repetitions)) {
-    w.default_repetitions = static_cast<int>(default_repetitions);
-  }
-  c.Name(root, "", "name", &w.name);
-  c.String(root, "", "description", &w.description);
-  c.Number(root, "", "timeout", 1, kMaxTimeoutS, &w.timeout_s);
-  auto line_of = [&w](const std::string& field, const toml::node& n) {
-    w.field_lines[field] = static_cast<int>(n.source().begin.line);
-  };
-  if (const toml::node* n = root.get("engines")) line_of("engines", *n);
-  if (const toml::node* n = root.get("plugins")) line_of("plugins", *n);
-  if (const toml::node* n = root.get("dataset")) line_of("dataset", *n);
-  if (const toml::node* n = root.get("values")) line_of("values", *n);
-  c.ScalarOrList<std::string>(root, "", "plugins", &w.plugins,
-                              [&](const toml::node& n, std::string* s) {
-    if (!n.is_string() || n.as_string()->get().empty()) {
-      return c.Fail(n.source(), "plugins", "must be plugin paths or names");
-    }
-    *s = n.as_string()->get();
-    return true;
-  });
-  c.ScalarOrList<std::string>(root, "", "engines", &w.engines,
-                              [&](const toml::node& n, std::string* s) {
-    if (!n.is_string()) return c.Fail(n.source(), "engines", "must be engine names");
-    *s = n.as_string()->get();
-    return true;
-  });
+}
+
+// [dataset]: its kind, count, seed and the kind's own parameters.
+void ReadDataset(Checker& c, const toml::table& root, Workload* out) {
+  Workload& w = *out;
   if (const toml::node* n = root.get("dataset")) {
     if (const toml::table* d = n->as_table()) {
       c.String(*d, "dataset.", "kind", &w.dataset_kind);
@@ -451,6 +460,11 @@ Status ParseWorkload(const std::string& text, const std::string& path, Workload*
       c.Fail(n->source(), "dataset", "must be a table");
     }
   }
+}
+
+// [values] and [options.ENGINE]: kept as text, checked by the planner.
+void ReadValuesAndOptions(Checker& c, const toml::table& root, Workload* out) {
+  Workload& w = *out;
   if (const toml::node* n = root.get("values")) {
     if (const toml::table* v = n->as_table()) {
       for (const auto& [k, node] : *v) {
@@ -466,7 +480,7 @@ Status ParseWorkload(const std::string& text, const std::string& path, Workload*
   if (const toml::node* n = root.get("options")) {
     if (const toml::table* o = n->as_table()) {
       for (const auto& [engine, node] : *o) {
-        line_of("options." + std::string(engine.str()), node);
+        NoteLine(&w, "options." + std::string(engine.str()), node);
         const toml::table* opts = node.as_table();
         if (opts == nullptr) {
           c.Fail(node.source(), "options." + std::string(engine.str()), "must be a table of options");
@@ -474,7 +488,7 @@ Status ParseWorkload(const std::string& text, const std::string& path, Workload*
         }
         for (const auto& [k, v] : *opts) {
           std::string value;
-          line_of("options." + std::string(engine.str()) + "." + std::string(k.str()), v);
+          NoteLine(&w, "options." + std::string(engine.str()) + "." + std::string(k.str()), v);
           if (c.ScalarText(v, "options." + std::string(engine.str()) + "." + std::string(k.str()),
                            &value)) {
             w.engine_options[std::string(engine.str())][std::string(k.str())] = value;
@@ -485,6 +499,54 @@ Status ParseWorkload(const std::string& text, const std::string& path, Workload*
       c.Fail(n->source(), "options", "must be a table");
     }
   }
+}
+
+}  // namespace
+
+Status ParseWorkload(const std::string& text, const std::string& path, Workload* out) {
+  toml::table root;
+  try {
+    root = toml::parse(text, path);
+  } catch (const toml::parse_error& e) {
+    const auto& where = e.source().begin;
+    return Status::InvalidArgument(path + ":" + std::to_string(where.line) + ":" +
+                                   std::to_string(where.column) + ": " +
+                                   std::string(e.description()));
+  }
+  Checker c(path);
+  Workload w;
+  w.file = path;
+  w.source = text;
+  c.OnlyKnownKeys(root, "", {"name", "description", "engines", "plugins", "timeout", "repetitions",
+                             "dataset", "values", "options", "phase", "measurement"});
+  ReadMeasurement(c, root, &w);
+  int64_t default_repetitions = 0;
+  if (c.Integer(root, "", "repetitions", 1, kMaxRepetitions, &default_repetitions)) {
+    w.default_repetitions = static_cast<int>(default_repetitions);
+  }
+  c.Name(root, "", "name", &w.name);
+  c.String(root, "", "description", &w.description);
+  c.Number(root, "", "timeout", 1, kMaxTimeoutS, &w.timeout_s);
+  if (const toml::node* n = root.get("engines")) NoteLine(&w, "engines", *n);
+  if (const toml::node* n = root.get("plugins")) NoteLine(&w, "plugins", *n);
+  if (const toml::node* n = root.get("dataset")) NoteLine(&w, "dataset", *n);
+  if (const toml::node* n = root.get("values")) NoteLine(&w, "values", *n);
+  c.ScalarOrList<std::string>(root, "", "plugins", &w.plugins,
+                              [&](const toml::node& n, std::string* s) {
+    if (!n.is_string() || n.as_string()->get().empty()) {
+      return c.Fail(n.source(), "plugins", "must be plugin paths or names");
+    }
+    *s = n.as_string()->get();
+    return true;
+  });
+  c.ScalarOrList<std::string>(root, "", "engines", &w.engines,
+                              [&](const toml::node& n, std::string* s) {
+    if (!n.is_string()) return c.Fail(n.source(), "engines", "must be engine names");
+    *s = n.as_string()->get();
+    return true;
+  });
+  ReadDataset(c, root, &w);
+  ReadValuesAndOptions(c, root, &w);
   if (const toml::node* n = root.get("phase")) {
     const toml::array* phases = n->as_array();
     if (phases == nullptr || !phases->is_array_of_tables()) {

@@ -35,6 +35,8 @@
 #include "adapters/bdb/bdb_options.h"
 #include "adapters/engine_directory.h"
 #include "adapters/registry.h"
+#include "adapters/support/batch_state.h"
+#include "adapters/support/option_parsing.h"
 
 namespace kvbench {
 namespace {
@@ -157,37 +159,32 @@ class BdbSession final : public Session {
   }
 
   Status BeginBatch() override {
-    if (in_batch_) return Status::InvalidArgument(shared_->name + " begin: batch already open");
-    if (shared_->settings.transactional) {
+    return batch_.Begin([&] {
+      if (!shared_->settings.transactional) return Status::OK();
       DB_ENV* env = shared_->env;
-      KVBENCH_RETURN_IF_ERROR(
-          BdbStatus(shared_->name, "begin", env->txn_begin(env, nullptr, &txn_, 0)));
-    }
-    in_batch_ = true;
-    return Status::OK();
+      return BdbStatus(shared_->name, "begin", env->txn_begin(env, nullptr, &txn_, 0));
+    });
   }
 
   Status CommitBatch() override {
-    if (!in_batch_) return Status::InvalidArgument(shared_->name + " commit: no batch open");
-    in_batch_ = false;
-    if (txn_ != nullptr) {
+    return batch_.Commit([&] {
+      if (txn_ == nullptr) return SyncIfAsked("commit");
       DB_TXN* txn = txn_;
       txn_ = nullptr;  // commit frees the handle even when it fails
       return BdbStatus(shared_->name, "commit", txn->commit(txn, 0));
-    }
-    return SyncIfAsked("commit");
+    });
   }
 
+  // Without transactions an emulated batch stays open until CommitBatch.
   Status AbortBatch() override {
-    if (!in_batch_) return Status::InvalidArgument(shared_->name + " abort: no batch open");
-    in_batch_ = false;
-    if (txn_ == nullptr) {
-      return Status::NotSupported(shared_->name +
-                                  " abort: batches are emulated (bdb.transactional=false)");
+    if (!shared_->settings.transactional) {
+      return BatchState::AbortNotSupported(shared_->name + " with bdb.transactional=false");
     }
-    DB_TXN* txn = txn_;
-    txn_ = nullptr;
-    return BdbStatus(shared_->name, "abort", txn->abort(txn));
+    return batch_.Abort([&] {
+      DB_TXN* txn = txn_;
+      txn_ = nullptr;
+      return BdbStatus(shared_->name, "abort", txn->abort(txn));
+    });
   }
 
   Status Scan(Slice start, const ScanOptions& options, ScanVisitor* visitor,
@@ -209,7 +206,7 @@ class BdbSession final : public Session {
     int ret = RetryOutsideBatch([&] { return op(txn_); });
     if (ret == DB_NOTFOUND) return Status::NotFound();
     KVBENCH_RETURN_IF_ERROR(BdbStatus(shared_->name, what, ret));
-    return in_batch_ ? Status::OK() : SyncIfAsked(what);
+    return batch_.open() ? Status::OK() : SyncIfAsked(what);
   }
 
   // Without transactions, bdb.sync=commit flushes the database after each commit point.
@@ -245,7 +242,7 @@ class BdbSession final : public Session {
 
   const BdbShared* shared_;
   DB_TXN* txn_ = nullptr;  // the open batch's transaction (transactional mode only)
-  bool in_batch_ = false;
+  BatchState batch_;
   // Reused across calls so that reads allocate nothing after warm-up.
   std::string key_buffer_, value_buffer_;
   u_int32_t key_size_ = 0, value_size_ = 0;
@@ -308,15 +305,13 @@ class BdbAdapter final : public Adapter {
 
   std::vector<OptionSpec> OptionSpecs() const override { return BdbOptionSpecs(shared_.type); }
   Status CheckOptions(const EngineOptions& options) const override {
-    BdbSettings ignored;
-    return ParseBdbSettings(options, shared_.type, &ignored);
+    return CheckSettings(options, ParseBdbSettings, shared_.type);
   }
 
   // From Berkeley DB's reference guide: recovery needs the transaction log;
   // DB_TXN_NOSYNC keeps ACI but not D.
   DurabilityDeclaration DeclareDurability(const EngineOptions& options) const override {
-    BdbSettings s;
-    (void)ParseBdbSettings(options, shared_.type, &s);  // checked by CheckOptions
+    const BdbSettings s = AcceptedSettings(options, ParseBdbSettings, shared_.type);
     DurabilityDeclaration d;
     d.atomic_batches = s.transactional;
     if (!s.transactional) {

@@ -14,6 +14,8 @@
 
 #include "adapters/engine_directory.h"
 #include "adapters/registry.h"
+#include "adapters/support/batch_state.h"
+#include "adapters/support/option_parsing.h"
 
 namespace kvbench {
 namespace {
@@ -106,30 +108,23 @@ class GdbmSession final : public Session {
     return SyncUnlessBatched();
   }
 
-  Status BeginBatch() override {
-    if (in_batch_) return Status::InvalidArgument("begin batch: a batch is already open");
-    in_batch_ = true;
-    return Status::OK();
-  }
+  Status BeginBatch() override { return batch_.Begin(); }
   Status CommitBatch() override {
-    if (!in_batch_) return Status::InvalidArgument("commit batch: no batch open");
-    in_batch_ = false;
+    KVBENCH_RETURN_IF_ERROR(batch_.Commit());
     if (!shared_->settings.sync_on_commit) return Status::OK();
     std::lock_guard lock(shared_->mutex);
     return gdbm_sync(shared_->dbf) == 0 ? Status::OK() : GdbmError(shared_->dbf, "commit batch");
   }
-  Status AbortBatch() override {
-    return Status::NotSupported("gdbm has no transactions: a batch cannot be undone");
-  }
+  Status AbortBatch() override { return BatchState::AbortNotSupported("gdbm"); }
 
  private:
   Status SyncUnlessBatched() {
-    if (in_batch_ || !shared_->settings.sync_on_commit) return Status::OK();
+    if (batch_.open() || !shared_->settings.sync_on_commit) return Status::OK();
     return gdbm_sync(shared_->dbf) == 0 ? Status::OK() : GdbmError(shared_->dbf, "sync");
   }
 
   GdbmShared* shared_;
-  bool in_batch_ = false;
+  BatchState batch_;
 };
 
 class GdbmAdapter final : public Adapter {
@@ -147,14 +142,12 @@ class GdbmAdapter final : public Adapter {
     };
   }
   Status CheckOptions(const EngineOptions& options) const override {
-    GdbmSettings ignored;
-    return ParseGdbmSettings(options, &ignored);
+    return CheckSettings(options, ParseGdbmSettings);
   }
   // From the GDBM manual: gdbm_sync writes the file out, but updates are made
   // in place without a log (crash tolerance needs snapshots, not used here).
   DurabilityDeclaration DeclareDurability(const EngineOptions& options) const override {
-    GdbmSettings s;
-    (void)ParseGdbmSettings(options, &s);  // checked by CheckOptions
+    const GdbmSettings s = AcceptedSettings(options, ParseGdbmSettings);
     DurabilityDeclaration d;
     d.basis = s.sync_on_commit
                   ? "gdbm.sync=commit: every commit is synced, but a crash during the next update "

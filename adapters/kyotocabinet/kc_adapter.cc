@@ -15,6 +15,8 @@
 
 #include "adapters/engine_directory.h"
 #include "adapters/registry.h"
+#include "adapters/support/batch_state.h"
+#include "adapters/support/option_parsing.h"
 
 namespace kvbench {
 namespace {
@@ -60,7 +62,7 @@ class KcSession final : public Session {
  public:
   KcSession(Db* db, const KcSettings* settings) : db_(db), settings_(settings) {}
   ~KcSession() override {
-    if (in_batch_) db_->end_transaction(false);
+    if (batch_.open()) db_->end_transaction(false);
   }
 
   Status Put(Slice key, Slice value) override {
@@ -79,20 +81,20 @@ class KcSession final : public Session {
     return db_->remove(key.data(), key.size()) ? Status::OK() : KcError(db_, "delete");
   }
   Status BeginBatch() override {
-    if (in_batch_) return Status::InvalidArgument("begin batch: a batch is already open");
-    if (!db_->begin_transaction(settings_->hard_sync)) return KcError(db_, "begin batch");
-    in_batch_ = true;
-    return Status::OK();
+    return batch_.Begin([&] {
+      return db_->begin_transaction(settings_->hard_sync) ? Status::OK()
+                                                          : KcError(db_, "begin batch");
+    });
   }
   Status CommitBatch() override {
-    if (!in_batch_) return Status::InvalidArgument("commit batch: no batch open");
-    in_batch_ = false;
-    return db_->end_transaction(true) ? Status::OK() : KcError(db_, "commit batch");
+    return batch_.Commit([&] {
+      return db_->end_transaction(true) ? Status::OK() : KcError(db_, "commit batch");
+    });
   }
   Status AbortBatch() override {
-    if (!in_batch_) return Status::InvalidArgument("abort batch: no batch open");
-    in_batch_ = false;
-    return db_->end_transaction(false) ? Status::OK() : KcError(db_, "abort batch");
+    return batch_.Abort([&] {
+      return db_->end_transaction(false) ? Status::OK() : KcError(db_, "abort batch");
+    });
   }
 
   Status Scan(Slice start, const ScanOptions& options, ScanVisitor* visitor,
@@ -133,7 +135,7 @@ class KcSession final : public Session {
  private:
   Db* db_;
   const KcSettings* settings_;
-  bool in_batch_ = false;
+  BatchState batch_;
 };
 
 template <typename Db>
@@ -161,14 +163,12 @@ class KcAdapter final : public Adapter {
     return specs;
   }
   Status CheckOptions(const EngineOptions& options) const override {
-    KcSettings ignored;
-    return ParseKcSettings(options, kTree, &ignored);
+    return CheckSettings(options, ParseKcSettings, kTree);
   }
   // From Kyoto Cabinet's documentation of begin_transaction(hard) and its
   // automatic recovery of a database that was not closed.
   DurabilityDeclaration DeclareDurability(const EngineOptions& options) const override {
-    KcSettings s;
-    (void)ParseKcSettings(options, kTree, &s);  // checked by CheckOptions
+    const KcSettings s = AcceptedSettings(options, ParseKcSettings, kTree);
     DurabilityDeclaration d;
     d.atomic_batches = true;
     d.process_crash = FaultPromise::kConsistent;

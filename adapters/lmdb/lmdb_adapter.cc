@@ -28,6 +28,8 @@
 #include "adapters/engine_directory.h"
 #include "adapters/lmdb/lmdb_environment.h"
 #include "adapters/registry.h"
+#include "adapters/support/batch_state.h"
+#include "adapters/support/option_parsing.h"
 
 namespace kvbench {
 
@@ -87,7 +89,7 @@ class LmdbSession final : public Session {
       : env_(env), put_flags_(env->settings().append ? MDB_APPEND : 0) {}
 
   ~LmdbSession() override {
-    if (in_batch_) EndBatch();
+    if (batch_.open()) EndBatch();
     env_->DetachReader(&reader_);
   }
 
@@ -108,7 +110,7 @@ class LmdbSession final : public Session {
     if (key.empty() || key.size() > env_->max_key_size()) return Status::NotFound();
     MDB_val k = ToVal(key), v;
     int rc;
-    if (in_batch_) {
+    if (batch_.open()) {
       if (batch_txn_ == nullptr) return BrokenBatch("get");
       rc = mdb_get(batch_txn_, env_->dbi(), &k, &v);
     } else {
@@ -136,26 +138,26 @@ class LmdbSession final : public Session {
   }
 
   Status BeginBatch() override {
-    if (in_batch_) return Status::InvalidArgument("begin batch: a batch is already open");
-    writer_lock_ = std::unique_lock(env_->writer_mutex());
-    if (!env_->is_open()) {
-      writer_lock_.unlock();
-      return Status::Internal("begin batch: lmdb is closed");
-    }
-    const int rc = mdb_txn_begin(env_->env(), nullptr, 0, &batch_txn_);
-    if (rc != MDB_SUCCESS) {
-      batch_txn_ = nullptr;
-      writer_lock_.unlock();
-      return LmdbError(rc, "begin batch");
-    }
-    in_batch_ = true;
-    log_batch_ = env_->FreeMapBytes() < kReplayLogBelow;
-    env_->set_batch_open(true);
-    return Status::OK();
+    return batch_.Begin([&] {
+      writer_lock_ = std::unique_lock(env_->writer_mutex());
+      if (!env_->is_open()) {
+        writer_lock_.unlock();
+        return Status::Internal("begin batch: lmdb is closed");
+      }
+      const int rc = mdb_txn_begin(env_->env(), nullptr, 0, &batch_txn_);
+      if (rc != MDB_SUCCESS) {
+        batch_txn_ = nullptr;
+        writer_lock_.unlock();
+        return LmdbError(rc, "begin batch");
+      }
+      log_batch_ = env_->FreeMapBytes() < kReplayLogBelow;
+      env_->set_batch_open(true);
+      return Status::OK();
+    });
   }
 
   Status CommitBatch() override {
-    if (!in_batch_) return Status::InvalidArgument("commit batch: no batch open");
+    KVBENCH_RETURN_IF_ERROR(batch_.Commit());
     if (batch_txn_ == nullptr) {
       EndBatch();
       return BrokenBatch("commit batch");
@@ -181,7 +183,7 @@ class LmdbSession final : public Session {
   }
 
   Status AbortBatch() override {
-    if (!in_batch_) return Status::InvalidArgument("abort batch: no batch open");
+    KVBENCH_RETURN_IF_ERROR(batch_.Abort());
     EndBatch();
     return Status::OK();
   }
@@ -190,7 +192,7 @@ class LmdbSession final : public Session {
               size_t* visited) override {
     if (visited != nullptr) *visited = 0;
     const size_t max_key = env_->max_key_size();
-    if (in_batch_) {
+    if (batch_.open()) {
       if (batch_txn_ == nullptr) return BrokenBatch("scan");
       MDB_cursor* cursor = nullptr;
       const int rc = mdb_cursor_open(batch_txn_, env_->dbi(), &cursor);
@@ -240,7 +242,7 @@ class LmdbSession final : public Session {
   }
 
   Status Write(const Op& op, const char* operation) {
-    if (in_batch_) return WriteInBatch(op, operation);
+    if (batch_.open()) return WriteInBatch(op, operation);
     std::lock_guard writer(env_->writer_mutex());
     if (!env_->is_open()) return Status::Internal(std::string(operation) + ": lmdb is closed");
     int rc;
@@ -325,7 +327,7 @@ class LmdbSession final : public Session {
     batch_txn_ = nullptr;
     batch_bytes_.clear();
     batch_log_.clear();
-    in_batch_ = false;
+    batch_.Reset();
     env_->set_batch_open(false);
     if (writer_lock_.owns_lock()) writer_lock_.unlock();
   }
@@ -333,7 +335,7 @@ class LmdbSession final : public Session {
   LmdbEnvironment* env_;
   const unsigned put_flags_;
   LmdbReader reader_;
-  bool in_batch_ = false;
+  BatchState batch_;
   MDB_txn* batch_txn_ = nullptr;  // null inside a batch only after a failure
   // Held from BeginBatch to the batch's end. LMDB already requires a write
   // transaction to end on the thread that began it; so does this lock.
@@ -348,14 +350,12 @@ class LmdbAdapter final : public Adapter {
   std::string LibraryVersion() const override { return mdb_version(nullptr, nullptr, nullptr); }
   std::vector<OptionSpec> OptionSpecs() const override { return LmdbOptionSpecs(); }
   Status CheckOptions(const EngineOptions& options) const override {
-    LmdbSettings ignored;
-    return ParseLmdbSettings(options, &ignored);
+    return CheckSettings(options, ParseLmdbSettings);
   }
 
   // From lmdb.h's words on MDB_NOSYNC and MDB_NOMETASYNC.
   DurabilityDeclaration DeclareDurability(const EngineOptions& options) const override {
-    LmdbSettings s;
-    (void)ParseLmdbSettings(options, &s);  // checked by CheckOptions
+    const LmdbSettings s = AcceptedSettings(options, ParseLmdbSettings);
     DurabilityDeclaration d;
     d.atomic_batches = true;
     d.process_crash = FaultPromise::kDurable;  // a commit is in the OS's buffers (or the map)

@@ -26,6 +26,8 @@
 #include "adapters/adapter.h"
 #include "adapters/batch_overlay.h"
 #include "adapters/engine_directory.h"
+#include "adapters/support/batch_state.h"
+#include "adapters/support/option_parsing.h"
 
 namespace kvbench::lsm {
 
@@ -67,8 +69,8 @@ class LsmSession final : public Session {
   explicit LsmSession(Shared<Engine>* shared) : shared_(shared) {}
 
   Status Put(Slice key, Slice value) override {
-    if (in_batch_) {
-      batch_.Put(Slice_(key.data(), key.size()), Slice_(value.data(), value.size()));
+    if (batch_.open()) {
+      write_batch_.Put(Slice_(key.data(), key.size()), Slice_(value.data(), value.size()));
       pending_.Put(key, value);
       return Status::OK();
     }
@@ -78,7 +80,7 @@ class LsmSession final : public Session {
   }
 
   Status Get(Slice key, std::string* value) override {
-    if (in_batch_) {
+    if (batch_.open()) {
       if (std::optional<Status> s = pending_.Get(key, value)) return *s;
     }
     return FromEngine(shared_->db->Get(typename Engine::ReadOptions(),
@@ -87,8 +89,8 @@ class LsmSession final : public Session {
   }
 
   Status Delete(Slice key) override {
-    if (in_batch_) {
-      batch_.Delete(Slice_(key.data(), key.size()));
+    if (batch_.open()) {
+      write_batch_.Delete(Slice_(key.data(), key.size()));
       pending_.Delete(key);
       return Status::OK();
     }
@@ -96,23 +98,21 @@ class LsmSession final : public Session {
                       "delete");
   }
 
-  Status BeginBatch() override {
-    if (in_batch_) return Status::InvalidArgument("begin batch: a batch is already open");
-    in_batch_ = true;
-    return Status::OK();
-  }
+  Status BeginBatch() override { return batch_.Begin(); }
 
   Status CommitBatch() override {
-    if (!in_batch_) return Status::InvalidArgument("commit batch: no batch open");
-    Status s = FromEngine(shared_->db->Write(WriteOptions(), &batch_), "commit batch");
-    EndBatch();
-    return s;
+    return batch_.Commit([&] {
+      Status s = FromEngine(shared_->db->Write(WriteOptions(), &write_batch_), "commit batch");
+      ClearBatch();
+      return s;
+    });
   }
 
   Status AbortBatch() override {
-    if (!in_batch_) return Status::InvalidArgument("abort batch: no batch open");
-    EndBatch();
-    return Status::OK();
+    return batch_.Abort([&] {
+      ClearBatch();
+      return Status::OK();
+    });
   }
 
   Status Scan(Slice start, const ScanOptions& options, ScanVisitor* visitor,
@@ -144,15 +144,14 @@ class LsmSession final : public Session {
   typename Engine::WriteOptions WriteOptions() const {
     return Engine::MakeWriteOptions(shared_->settings);
   }
-  void EndBatch() {
-    batch_.Clear();
+  void ClearBatch() {
+    write_batch_.Clear();
     pending_.Clear();
-    in_batch_ = false;
   }
 
   Shared<Engine>* shared_;
-  bool in_batch_ = false;
-  typename Engine::WriteBatch batch_;
+  BatchState batch_;
+  typename Engine::WriteBatch write_batch_;
   // The batch's writes again, in key order, so reads inside it see them.
   BatchOverlay pending_;
 };
@@ -163,13 +162,10 @@ class LsmAdapter final : public Adapter {
   std::string LibraryVersion() const override { return Engine::Version(); }
   std::vector<OptionSpec> OptionSpecs() const override { return Engine::OptionSpecs(); }
   Status CheckOptions(const EngineOptions& options) const override {
-    typename Engine::Settings ignored;
-    return Engine::ParseSettings(options, &ignored);
+    return CheckSettings(options, Engine::ParseSettings);
   }
   DurabilityDeclaration DeclareDurability(const EngineOptions& options) const override {
-    typename Engine::Settings s;
-    (void)Engine::ParseSettings(options, &s);  // checked by CheckOptions
-    return Engine::DeclareDurability(s);
+    return Engine::DeclareDurability(AcceptedSettings(options, Engine::ParseSettings));
   }
   Capabilities capabilities() const override {
     Capabilities c;

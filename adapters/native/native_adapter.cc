@@ -28,6 +28,8 @@
 #include "adapters/native/native_session_lock.h"
 #include "adapters/native/native_status.h"
 #include "adapters/registry.h"
+#include "adapters/support/batch_state.h"
+#include "adapters/support/option_parsing.h"
 #include "engines/native/kv_store.h"
 
 namespace kvbench {
@@ -91,10 +93,8 @@ class NativeSession final : public Session {
   }
 
   Status BeginBatch() override { return lock_.BeginBatch(); }
-  Status CommitBatch() override { return lock_.EndBatch(); }
-  Status AbortBatch() override {
-    return Status::NotSupported("native has no undo: batches only group writes");
-  }
+  Status CommitBatch() override { return lock_.CommitBatch(); }
+  Status AbortBatch() override { return BatchState::AbortNotSupported("native"); }
 
   Status Scan(Slice start, const ScanOptions& options, ScanVisitor* visitor,
               size_t* visited) override {
@@ -210,8 +210,7 @@ class NativeAdapter final : public Adapter {
   }
 
   Status CheckOptions(const EngineOptions& options) const override {
-    nativedb::Options ignored;
-    return ParseNativeOptions(options, &ignored);
+    return CheckSettings(options, ParseNativeOptions);
   }
 
   DurabilityDeclaration DeclareDurability(const EngineOptions&) const override {

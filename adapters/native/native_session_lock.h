@@ -14,6 +14,7 @@
 #pragma once
 
 #include "adapters/native/native_status.h"
+#include "adapters/support/batch_state.h"
 #include "common/status.h"
 #include "engines/native/database.h"
 
@@ -26,32 +27,28 @@ class NativeSessionLock {
   // A session destroyed inside a batch releases the lock (the batch's writes
   // stay: native has no undo).
   ~NativeSessionLock() {
-    if (in_batch_) db_->UnlockWrite();
+    if (batch_.open()) db_->UnlockWrite();
   }
   NativeSessionLock(const NativeSessionLock&) = delete;
   NativeSessionLock& operator=(const NativeSessionLock&) = delete;
 
-  // Takes the write lock. InvalidArgument when a batch is open already.
+  // Takes the write lock. Misuse is answered by BatchState.
   Status BeginBatch() {
-    if (in_batch_) return Status::InvalidArgument("batch already open");
-    KVBENCH_RETURN_IF_ERROR(FromNative(db_->LockWrite()));
-    in_batch_ = true;
-    return Status::OK();
+    return batch_.Begin([&] { return FromNative(db_->LockWrite()); });
   }
-  // Releases the write lock. InvalidArgument when no batch is open.
-  Status EndBatch() {
-    if (!in_batch_) return Status::InvalidArgument("no batch open");
-    in_batch_ = false;
+  // Releases the write lock.
+  Status CommitBatch() {
+    KVBENCH_RETURN_IF_ERROR(batch_.Commit());
     db_->UnlockWrite();
     return Status::OK();
   }
 
-  bool in_batch() const { return in_batch_; }
+  bool in_batch() const { return batch_.open(); }
   const nativedb::Database& db() const { return *db_; }
 
  private:
   const nativedb::Database* db_;
-  bool in_batch_ = false;
+  BatchState batch_;
 };
 
 // Holds the lock for one call, unless the session's batch holds it already.

@@ -16,6 +16,8 @@
 #include <mutex>
 
 #include "adapters/registry.h"
+#include "adapters/support/batch_state.h"
+#include "adapters/support/option_parsing.h"
 
 namespace kvbench {
 namespace {
@@ -67,9 +69,10 @@ class NullSession final : public Session {
     Spin();
     return Status::OK();
   }
-  Status BeginBatch() override { return Status::OK(); }
-  Status CommitBatch() override { return Status::OK(); }
-  Status AbortBatch() override { return Status::NotSupported("null keeps no batches"); }
+  // Batches group nothing, but misuse gets every adapter's answer.
+  Status BeginBatch() override { return batch_.Begin(); }
+  Status CommitBatch() override { return batch_.Commit(); }
+  Status AbortBatch() override { return BatchState::AbortNotSupported("null"); }
 
  private:
   static void SpinFor(uint64_t ns) {
@@ -85,6 +88,7 @@ class NullSession final : public Session {
     }
   }
   const NullSettings settings_;
+  BatchState batch_;
 };
 
 class NullAdapter final : public Adapter {
@@ -100,8 +104,7 @@ class NullAdapter final : public Adapter {
              "that throughput over threads never exceeds 1e9 / serial_ns"}};
   }
   Status CheckOptions(const EngineOptions& options) const override {
-    NullSettings ignored;
-    return ParseNullSettings(options, &ignored);
+    return CheckSettings(options, ParseNullSettings);
   }
   DurabilityDeclaration DeclareDurability(const EngineOptions&) const override {
     return {.basis = "null stores nothing"};

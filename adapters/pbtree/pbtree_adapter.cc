@@ -14,6 +14,8 @@
 
 #include "adapters/engine_directory.h"
 #include "adapters/registry.h"
+#include "adapters/support/batch_state.h"
+#include "adapters/support/option_parsing.h"
 #include "engines/pbtree/pbtree.h"
 
 namespace kvbench {
@@ -49,7 +51,7 @@ class PbtreeSession final : public Session {
  public:
   explicit PbtreeSession(SharedDb* shared) : shared_(shared) {}
   ~PbtreeSession() override {
-    if (txn_ != nullptr) AbortBatch();
+    if (batch_.open()) AbortBatch();
   }
 
   Status Put(Slice key, Slice value) override {
@@ -69,27 +71,30 @@ class PbtreeSession final : public Session {
   }
 
   Status BeginBatch() override {
-    if (txn_ != nullptr) return Status::InvalidArgument("begin batch: a batch is already open");
-    std::unique_lock writer(shared_->writer);
-    KVBENCH_RETURN_IF_ERROR(FromPbtree(shared_->db->BeginWrite(&txn_)));
-    writer_lock_ = std::move(writer);
-    return Status::OK();
+    return batch_.Begin([&] {
+      std::unique_lock writer(shared_->writer);
+      KVBENCH_RETURN_IF_ERROR(FromPbtree(shared_->db->BeginWrite(&txn_)));
+      writer_lock_ = std::move(writer);
+      return Status::OK();
+    });
   }
 
   Status CommitBatch() override {
-    if (txn_ == nullptr) return Status::InvalidArgument("commit batch: no batch open");
-    Status s = FromPbtree(txn_->Commit());
-    txn_.reset();
-    writer_lock_.unlock();
-    return s;
+    return batch_.Commit([&] {
+      Status s = FromPbtree(txn_->Commit());
+      txn_.reset();
+      writer_lock_.unlock();
+      return s;
+    });
   }
 
   Status AbortBatch() override {
-    if (txn_ == nullptr) return Status::InvalidArgument("abort batch: no batch open");
-    txn_->Abort();
-    txn_.reset();
-    writer_lock_.unlock();
-    return Status::OK();
+    return batch_.Abort([&] {
+      txn_->Abort();
+      txn_.reset();
+      writer_lock_.unlock();
+      return Status::OK();
+    });
   }
 
   // One cursor, so one snapshot: the scan sees whole commits only.
@@ -118,7 +123,8 @@ class PbtreeSession final : public Session {
 
  private:
   SharedDb* shared_;
-  std::unique_ptr<pbtree::WriteTxn> txn_;
+  BatchState batch_;
+  std::unique_ptr<pbtree::WriteTxn> txn_;  // the open batch's write transaction
   std::unique_lock<std::mutex> writer_lock_;
 };
 
@@ -185,14 +191,12 @@ class PbtreeAdapter final : public Adapter {
   }
 
   Status CheckOptions(const EngineOptions& options) const override {
-    pbtree::Options ignored;
-    return ParsePbtreeOptions(options, &ignored);
+    return CheckSettings(options, ParsePbtreeOptions);
   }
 
   // From engines/pbtree/README.md ("Transactions and durability").
   DurabilityDeclaration DeclareDurability(const EngineOptions& options) const override {
-    pbtree::Options o;
-    (void)ParsePbtreeOptions(options, &o);  // checked by CheckOptions
+    const pbtree::Options o = AcceptedSettings(options, ParsePbtreeOptions);
     DurabilityDeclaration d;
     d.atomic_batches = true;
     d.process_crash = FaultPromise::kDurable;

@@ -58,6 +58,7 @@
 
 #include "adapters/engine_directory.h"
 #include "adapters/redis/redis_connection.h"
+#include "adapters/support/batch_state.h"
 #include "adapters/registry.h"
 
 namespace kvbench {
@@ -76,7 +77,7 @@ class RedisSession final : public Session {
   Status Connect() { return connection_.Connect(host_, port_, timeout_ms_, password_); }
 
   Status Put(Slice key, Slice value) override {
-    if (in_batch_) return Queued(connection_.Queue({"SET", key, value}, "put"));
+    if (batch_.open()) return Queued(connection_.Queue({"SET", key, value}, "put"));
     RedisReply reply;
     KVBENCH_RETURN_IF_ERROR(connection_.Call({"SET", key, value}, "put", &reply));
     if (reply->type == REDIS_REPLY_STATUS) return Status::OK();
@@ -85,7 +86,7 @@ class RedisSession final : public Session {
 
   Status Get(Slice key, std::string* value) override {
     RedisConnection* connection = &connection_;
-    if (in_batch_) {
+    if (batch_.open()) {
       if (!batch_reader_.connected()) {
         KVBENCH_RETURN_IF_ERROR(batch_reader_.Connect(host_, port_, timeout_ms_, password_));
       }
@@ -102,7 +103,7 @@ class RedisSession final : public Session {
   }
 
   Status Delete(Slice key) override {
-    if (in_batch_) return Queued(connection_.Queue({"DEL", key}, "delete"));
+    if (batch_.open()) return Queued(connection_.Queue({"DEL", key}, "delete"));
     RedisReply reply;
     KVBENCH_RETURN_IF_ERROR(connection_.Call({"DEL", key}, "delete", &reply));
     if (reply->type != REDIS_REPLY_INTEGER) return connection_.UnexpectedReply(*reply, "delete");
@@ -110,21 +111,19 @@ class RedisSession final : public Session {
   }
 
   Status BeginBatch() override {
-    if (in_batch_) return Status::InvalidArgument("begin batch: a batch is already open");
-    KVBENCH_RETURN_IF_ERROR(connection_.Queue({"MULTI"}, "begin batch"));
-    in_batch_ = true;
-    queued_replies_ = 1;  // MULTI's +OK
-    return Status::OK();
+    return batch_.Begin([&] {
+      KVBENCH_RETURN_IF_ERROR(connection_.Queue({"MULTI"}, "begin batch"));
+      queued_replies_ = 1;  // MULTI's +OK
+      return Status::OK();
+    });
   }
 
   Status CommitBatch() override {
-    if (!in_batch_) return Status::InvalidArgument("commit batch: no batch open");
-    return EndBatch("EXEC", "commit batch");
+    return batch_.Commit([&] { return EndBatch("EXEC", "commit batch"); });
   }
 
   Status AbortBatch() override {
-    if (!in_batch_) return Status::InvalidArgument("abort batch: no batch open");
-    return EndBatch("DISCARD", "abort batch");
+    return batch_.Abort([&] { return EndBatch("DISCARD", "abort batch"); });
   }
 
  private:
@@ -136,7 +135,6 @@ class RedisSession final : public Session {
   // Sends EXEC or DISCARD and reads the replies of everything queued since
   // MULTI, then the final one. The first error reply wins.
   Status EndBatch(Slice command, const char* what) {
-    in_batch_ = false;
     const size_t queued = queued_replies_;
     queued_replies_ = 0;
     KVBENCH_RETURN_IF_ERROR(connection_.Queue({command}, what));
@@ -165,7 +163,7 @@ class RedisSession final : public Session {
   const std::string password_;  // empty for an external server
   RedisConnection connection_;
   RedisConnection batch_reader_;  // for Gets inside a batch; connected on first need
-  bool in_batch_ = false;
+  BatchState batch_;
   size_t queued_replies_ = 0;  // replies owed by the server since MULTI
 };
 

@@ -10,6 +10,7 @@
 
 #include "adapters/adapter.h"
 #include "adapters/redis/redis_server_process.h"
+#include "adapters/support/option_parsing.h"
 
 namespace kvbench {
 
@@ -41,8 +42,7 @@ class RedisAdapter final : public Adapter {
   std::string LibraryVersion() const override;
   std::vector<OptionSpec> OptionSpecs() const override { return RedisOptionSpecs(); }
   Status CheckOptions(const EngineOptions& options) const override {
-    RedisSettings ignored;
-    return ParseRedisSettings(options, &ignored);
+    return CheckSettings(options, ParseRedisSettings);
   }
   Capabilities capabilities() const override;
   DurabilityDeclaration DeclareDurability(const EngineOptions&) const override {

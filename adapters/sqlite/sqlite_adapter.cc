@@ -19,6 +19,8 @@
 #include "adapters/registry.h"
 #include "adapters/sqlite/sqlite_connection.h"
 #include "adapters/sqlite/sqlite_record_table.h"
+#include "adapters/support/batch_state.h"
+#include "adapters/support/option_parsing.h"
 
 namespace kvbench {
 namespace {
@@ -113,28 +115,25 @@ class SqliteSession final : public Session {
   }
 
   Status BeginBatch() override {
-    if (in_batch_) return Status::InvalidArgument("begin batch: a batch is already open");
-    KVBENCH_RETURN_IF_ERROR(Step(begin_.get(), "begin batch"));
-    in_batch_ = true;
-    return Status::OK();
+    return batch_.Begin([&] { return Step(begin_.get(), "begin batch"); });
   }
 
   Status CommitBatch() override {
-    if (!in_batch_) return Status::InvalidArgument("commit batch: no batch open");
-    Status s = Step(commit_.get(), "commit batch");
-    // A failed COMMIT can leave the transaction open; end it so the session
-    // is usable again, and report the commit's error.
-    if (!s.ok() && !sqlite3_get_autocommit(db_)) Step(rollback_.get(), "rollback");
-    in_batch_ = false;
-    return s;
+    return batch_.Commit([&] {
+      Status s = Step(commit_.get(), "commit batch");
+      // A failed COMMIT can leave the transaction open; end it so the session
+      // is usable again, and report the commit's error.
+      if (!s.ok() && !sqlite3_get_autocommit(db_)) Step(rollback_.get(), "rollback");
+      return s;
+    });
   }
 
   Status AbortBatch() override {
-    if (!in_batch_) return Status::InvalidArgument("abort batch: no batch open");
-    in_batch_ = false;
-    // SQLite may already have rolled back after an error inside the batch.
-    if (sqlite3_get_autocommit(db_)) return Status::OK();
-    return Step(rollback_.get(), "abort batch");
+    return batch_.Abort([&] {
+      // SQLite may already have rolled back after an error inside the batch.
+      if (sqlite3_get_autocommit(db_)) return Status::OK();
+      return Step(rollback_.get(), "abort batch");
+    });
   }
 
   Status Scan(Slice start, const ScanOptions& options, ScanVisitor* visitor,
@@ -180,7 +179,7 @@ class SqliteSession final : public Session {
   }
 
   sqlite3* db_;
-  bool in_batch_ = false;
+  BatchState batch_;
   SqliteStatement put_, get_, delete_, begin_, commit_, rollback_;
   std::array<SqliteStatement, kScanSql.size()> scans_;
 };
@@ -201,8 +200,7 @@ class SqliteAdapter final : public Adapter {
   std::string LibraryVersion() const override { return sqlite3_libversion(); }
   std::vector<OptionSpec> OptionSpecs() const override { return SqliteOptionSpecs(); }
   Status CheckOptions(const EngineOptions& options) const override {
-    SqliteSettings ignored;
-    return ParseSqliteSettings(options, &ignored);
+    return CheckSettings(options, ParseSqliteSettings);
   }
 
   Capabilities capabilities() const override {
@@ -221,8 +219,7 @@ class SqliteAdapter final : public Adapter {
 
   // From SQLite's documentation of PRAGMA synchronous and journal_mode.
   DurabilityDeclaration DeclareDurability(const EngineOptions& options) const override {
-    SqliteSettings s;
-    (void)ParseSqliteSettings(options, &s);  // checked by CheckOptions
+    const SqliteSettings s = AcceptedSettings(options, ParseSqliteSettings);
     static const char* const kLevels[] = {"off", "normal", "full", "extra"};
     std::string sync = s.synchronous;
     if (sync.size() == 1 && sync[0] >= '0' && sync[0] <= '3') sync = kLevels[sync[0] - '0'];

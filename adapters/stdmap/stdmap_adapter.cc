@@ -8,6 +8,7 @@
 #include <shared_mutex>
 
 #include "adapters/registry.h"
+#include "adapters/support/batch_state.h"
 
 namespace kvbench {
 namespace {
@@ -22,7 +23,7 @@ class StdMapSession final : public Session {
   explicit StdMapSession(SharedMap* map) : map_(map) {}
 
   Status Put(Slice key, Slice value) override {
-    if (in_batch_) {
+    if (batch_.open()) {
       pending_.insert_or_assign(std::string(key), std::string(value));
       return Status::OK();
     }
@@ -34,7 +35,7 @@ class StdMapSession final : public Session {
   Status Get(Slice key, std::string* value) override {
     // Inside a batch the session reads its own pending writes first (the
     // shared record layer reads back what it wrote in the same batch).
-    if (in_batch_) {
+    if (batch_.open()) {
       auto p = pending_.find(key);
       if (p != pending_.end()) {
         if (!p->second) return Status::NotFound();
@@ -50,7 +51,7 @@ class StdMapSession final : public Session {
   }
 
   Status Delete(Slice key) override {
-    if (in_batch_) {
+    if (batch_.open()) {
       pending_.insert_or_assign(std::string(key), std::nullopt);
       return Status::OK();
     }
@@ -61,14 +62,10 @@ class StdMapSession final : public Session {
     return Status::OK();
   }
 
-  Status BeginBatch() override {
-    if (in_batch_) return Status::InvalidArgument("batch already open");
-    in_batch_ = true;
-    return Status::OK();
-  }
+  Status BeginBatch() override { return batch_.Begin(); }
 
   Status CommitBatch() override {
-    if (!in_batch_) return Status::InvalidArgument("no batch open");
+    KVBENCH_RETURN_IF_ERROR(batch_.Commit());
     {
       std::unique_lock lock(map_->mutex);
       for (auto& [key, value] : pending_) {
@@ -80,14 +77,12 @@ class StdMapSession final : public Session {
       }
     }
     pending_.clear();
-    in_batch_ = false;
     return Status::OK();
   }
 
   Status AbortBatch() override {
-    if (!in_batch_) return Status::InvalidArgument("no batch open");
+    KVBENCH_RETURN_IF_ERROR(batch_.Abort());
     pending_.clear();
-    in_batch_ = false;
     return Status::OK();
   }
 
@@ -118,7 +113,7 @@ class StdMapSession final : public Session {
 
  private:
   SharedMap* map_;
-  bool in_batch_ = false;
+  BatchState batch_;
   std::map<std::string, std::optional<std::string>, std::less<>> pending_;
 };
 

@@ -1,7 +1,22 @@
-// Typed, range-checked readers of engine options for an adapter's one
-// settings parser (the one CheckOptions and Open both call; see
-// adapters/template). Each returns InvalidArgument "option 'x': ..." naming
-// the option and what it accepts, so `kvbench validate` can point at it; the
+// An adapter's options go through ONE parser of its settings,
+//
+//   Status ParseMySettings(const EngineOptions& options, MySettings* out);
+//
+// (extra arguments allowed between the two: ParseBdbSettings takes the
+// access method), called by Open for the settings it runs with, and by the
+// two helpers below, so that CheckOptions accepts exactly what Open accepts
+// and no adapter writes the throwaway-struct lines again:
+//
+//   Status CheckOptions(const EngineOptions& options) const override {
+//     return CheckSettings(options, ParseMySettings);
+//   }
+//   DurabilityDeclaration DeclareDurability(const EngineOptions& options) const override {
+//     const MySettings s = AcceptedSettings(options, ParseMySettings);
+//     ...
+//
+// The rest of this file: typed, range-checked readers of single options for
+// that parser. Each returns InvalidArgument "option 'x': ..." naming the
+// option and what it accepts, so `kvbench validate` can point at it; the
 // out-parameter is untouched on error.
 #pragma once
 
@@ -9,10 +24,44 @@
 #include <initializer_list>
 #include <string>
 #include <string_view>
+#include <tuple>
+#include <type_traits>
 
 #include "adapters/engine_options.h"
 
 namespace kvbench {
+
+namespace option_parsing_internal {
+// The settings type a parser Status (*)(const EngineOptions&, ..., Settings*) fills.
+template <typename Parse>
+struct SettingsOf;
+template <typename... Params>
+struct SettingsOf<Status (*)(Params...)> {
+  using type = std::remove_pointer_t<std::tuple_element_t<sizeof...(Params) - 1,
+                                                          std::tuple<Params...>>>;
+};
+}  // namespace option_parsing_internal
+
+// CheckOptions in one line: `parse` (a function, as above) run on `options`
+// into a settings struct that is thrown away; its Status is the answer.
+// `context` are the parser's arguments between the options and the struct.
+template <typename Parse, typename... Context>
+Status CheckSettings(const EngineOptions& options, Parse parse, const Context&... context) {
+  typename option_parsing_internal::SettingsOf<Parse>::type ignored{};
+  return parse(options, context..., &ignored);
+}
+
+// The settings `parse` makes of `options` that CheckOptions has accepted, for
+// the calls the contract makes only with such options (DeclareDurability).
+// Were they refused after all, the fields the parser did not reach keep the
+// struct's defaults.
+template <typename Parse, typename... Context>
+typename option_parsing_internal::SettingsOf<Parse>::type AcceptedSettings(
+    const EngineOptions& options, Parse parse, const Context&... context) {
+  typename option_parsing_internal::SettingsOf<Parse>::type settings{};
+  (void)parse(options, context..., &settings);
+  return settings;
+}
 
 // An integer in [min, max].
 inline Status ParseIntOption(const EngineOptions& options, std::string_view name, int64_t min,

@@ -7,8 +7,10 @@
 //
 // Checklist (docs/adding-an-adapter.md has the whole story):
 //  1. Options: namespaced "<engine>.<name>", defaults = the seeds' settings,
-//     one line of help each saying why; ONE parser (ParseTemplateSettings)
-//     called by CheckOptions and Open, built from adapters/support/option_parsing.h.
+//     one line of help each saying why; ONE parser (ParseTemplateSettings),
+//     built from adapters/support/option_parsing.h, called by Open and given
+//     to CheckSettings (CheckOptions, one line) and AcceptedSettings
+//     (DeclareDurability): write no other option check.
 //  2. Capabilities: claim only what the engine really does; the conformance
 //     suite exercises every claim (ordered -> scans, transactional -> abort,
 //     durable -> reopen, concurrent_readers -> readers beside a writer,
@@ -17,9 +19,13 @@
 //     never print, never read a clock (the runner times every call).
 //  4. Session = one client thread. Keep per-call work to what the engine needs:
 //     reuse buffers, prepare statements once.
-//  5. Batches: BatchState (adapters/support/batch_state.h) answers misuse;
-//     an engine whose transaction belongs to the handle, not the session,
-//     keeps other sessions out with BatchGate (adapters/support/batch_gate.h).
+//  5. Batches: BatchState (adapters/support/batch_state.h) keeps the session's
+//     flag and answers misuse in every engine's words (the conformance suite
+//     asserts them): write no batch check of your own, only the engine's
+//     begin/commit/abort inside its calls. An engine without transactions
+//     answers AbortBatch with BatchState::AbortNotSupported. An engine whose
+//     transaction belongs to the handle, not the session, keeps other
+//     sessions out with BatchGate (adapters/support/batch_gate.h).
 //  6. The last line registers the adapter under its name (hyphens allowed).
 #include <map>
 #include <mutex>
@@ -146,23 +152,28 @@ class TemplateSession final : public Session {
   // The engine's transaction belongs to the handle: while this session's
   // batch is open, the gate keeps every other session out, so none of their
   // writes joins it (and is rolled back by this abort).
+  // The callables run only when the call is not a mistake; a real engine's
+  // begin can fail (return its Status: the batch then stays closed).
   Status BeginBatch() override {
-    KVBENCH_RETURN_IF_ERROR(batch_.Begin());
-    gate_->EnterExclusive();
-    engine_->Begin();
-    return Status::OK();
+    return batch_.Begin([&] {
+      gate_->EnterExclusive();
+      engine_->Begin();
+      return Status::OK();
+    });
   }
   Status CommitBatch() override {
-    KVBENCH_RETURN_IF_ERROR(batch_.End("commit batch"));
-    engine_->Commit();
-    gate_->ExitExclusive();
-    return Status::OK();
+    return batch_.Commit([&] {
+      engine_->Commit();
+      gate_->ExitExclusive();
+      return Status::OK();
+    });
   }
   Status AbortBatch() override {
-    KVBENCH_RETURN_IF_ERROR(batch_.End("abort batch"));
-    engine_->Rollback();
-    gate_->ExitExclusive();
-    return Status::OK();
+    return batch_.Abort([&] {
+      engine_->Rollback();
+      gate_->ExitExclusive();
+      return Status::OK();
+    });
   }
 
   Status Scan(Slice start, const ScanOptions& options, ScanVisitor* visitor,
@@ -198,6 +209,8 @@ class TemplateAdapter final : public Adapter {
              "entries the table may hold; a real engine's sizing option goes here"}};
   }
 
+  // A promise that depends on the options (a sync setting) reads them with
+  //   const TemplateSettings s = AcceptedSettings(options, ParseTemplateSettings);
   DurabilityDeclaration DeclareDurability(const EngineOptions&) const override {
     return {.basis =
                 "template: in memory, nothing survives the process (replace with what your "
@@ -216,8 +229,7 @@ class TemplateAdapter final : public Adapter {
   // One parser of the options, used by CheckOptions() (at plan time, before
   // any engine runs) and by Open(), so both accept exactly the same values.
   Status CheckOptions(const EngineOptions& options) const override {
-    TemplateSettings ignored;
-    return ParseTemplateSettings(options, &ignored);
+    return CheckSettings(options, ParseTemplateSettings);
   }
 
   Status Open(const OpenRequest& request) override {

@@ -17,6 +17,8 @@
 #include "adapters/batch_overlay.h"
 #include "adapters/engine_directory.h"
 #include "adapters/registry.h"
+#include "adapters/support/batch_state.h"
+#include "adapters/support/option_parsing.h"
 #include "adapters/tkrzw/tkrzw_common.h"
 
 namespace kvbench {
@@ -58,18 +60,12 @@ class TkrzwSession final : public Session {
     KVBENCH_RETURN_IF_ERROR(FromTkrzw(dbm_->Remove(key), "delete"));
     return AfterWrite();
   }
-  Status BeginBatch() override {
-    if (in_batch_) return Status::InvalidArgument("begin batch: a batch is already open");
-    in_batch_ = true;
-    return Status::OK();
-  }
+  Status BeginBatch() override { return batch_.Begin(); }
   Status CommitBatch() override {
-    if (!in_batch_) return Status::InvalidArgument("commit batch: no batch open");
-    in_batch_ = false;
-    return AfterWrite();
+    return batch_.Commit([&] { return AfterWrite(); });
   }
   Status AbortBatch() override {
-    return Status::NotSupported("tkrzw has no transactions here: a batch cannot be undone");
+    return BatchState::AbortNotSupported(kind_ == Kind::kHash ? "tkrzw-hash" : "tkrzw-tree");
   }
 
   Status Scan(Slice start, const ScanOptions& options, ScanVisitor* visitor,
@@ -85,14 +81,14 @@ class TkrzwSession final : public Session {
  private:
   // With tkrzw.sync = commit, a hard synchronisation after each commit.
   Status AfterWrite() {
-    if (in_batch_ || !settings_->sync_on_commit) return Status::OK();
+    if (batch_.open() || !settings_->sync_on_commit) return Status::OK();
     return FromTkrzw(dbm_->Synchronize(true), "sync");
   }
 
   tkrzw::DBM* dbm_;
   const Kind kind_;
   const TkrzwSettings* settings_;
-  bool in_batch_ = false;
+  BatchState batch_;
 };
 
 class TkrzwAdapter final : public Adapter {
@@ -110,14 +106,12 @@ class TkrzwAdapter final : public Adapter {
              "append (faster writes, the file grows until rebuilt)"}};
   }
   Status CheckOptions(const EngineOptions& options) const override {
-    TkrzwSettings ignored;
-    return ParseTkrzwSettings(options, &ignored);
+    return CheckSettings(options, ParseTkrzwSettings);
   }
   // From Tkrzw's documentation of Synchronize(hard) and the automatic restore
   // of a file that was not closed.
   DurabilityDeclaration DeclareDurability(const EngineOptions& options) const override {
-    TkrzwSettings s;
-    (void)ParseTkrzwSettings(options, &s);  // checked by CheckOptions
+    const TkrzwSettings s = AcceptedSettings(options, ParseTkrzwSettings);
     DurabilityDeclaration d;
     d.process_crash = FaultPromise::kConsistent;
     if (s.sync_on_commit) {

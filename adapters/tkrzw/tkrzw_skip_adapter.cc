@@ -24,6 +24,8 @@
 #include "adapters/batch_overlay.h"
 #include "adapters/engine_directory.h"
 #include "adapters/registry.h"
+#include "adapters/support/batch_state.h"
+#include "adapters/support/option_parsing.h"
 #include "adapters/tkrzw/tkrzw_common.h"
 
 namespace kvbench {
@@ -68,7 +70,7 @@ class SkipSession final : public Session {
 
   Status Put(Slice key, Slice value) override {
     pending_.Put(key, value);
-    return in_batch_ ? Status::OK() : CommitPending();
+    return batch_.open() ? Status::OK() : CommitPending();
   }
   Status Get(Slice key, std::string *value) override {
     if (std::optional<Status> s = pending_.Get(key, value)) return *s;
@@ -76,21 +78,14 @@ class SkipSession final : public Session {
   }
   Status Delete(Slice key) override {
     pending_.Delete(key);
-    return in_batch_ ? Status::OK() : CommitPending();
+    return batch_.open() ? Status::OK() : CommitPending();
   }
-  Status BeginBatch() override {
-    if (in_batch_) return Status::InvalidArgument("begin batch: a batch is already open");
-    in_batch_ = true;
-    return Status::OK();
-  }
+  Status BeginBatch() override { return batch_.Begin(); }
   Status CommitBatch() override {
-    if (!in_batch_) return Status::InvalidArgument("commit batch: no batch open");
-    in_batch_ = false;
-    return CommitPending();
+    return batch_.Commit([&] { return CommitPending(); });
   }
   Status AbortBatch() override {
-    if (!in_batch_) return Status::InvalidArgument("abort batch: no batch open");
-    in_batch_ = false;
+    KVBENCH_RETURN_IF_ERROR(batch_.Abort());
     pending_.Clear();
     return Status::OK();
   }
@@ -111,7 +106,7 @@ class SkipSession final : public Session {
   }
 
   SkipShared *shared_;
-  bool in_batch_ = false;
+  BatchState batch_;
   BatchOverlay pending_;  // writes not yet committed (only inside a batch)
 };
 
@@ -124,12 +119,10 @@ class SkipAdapter final : public Adapter {
   }
   std::vector<OptionSpec> OptionSpecs() const override { return {tkrzw_adapter::SyncOptionSpec()}; }
   Status CheckOptions(const EngineOptions &options) const override {
-    bool ignored;
-    return tkrzw_adapter::ParseSyncOnCommit(options, &ignored);
+    return CheckSettings(options, tkrzw_adapter::ParseSyncOnCommit);
   }
   DurabilityDeclaration DeclareDurability(const EngineOptions& options) const override {
-    bool sync_on_commit = false;
-    (void)tkrzw_adapter::ParseSyncOnCommit(options, &sync_on_commit);  // checked by CheckOptions
+    const bool sync_on_commit = AcceptedSettings(options, tkrzw_adapter::ParseSyncOnCommit);
     DurabilityDeclaration d;
     // A commit returns after SkipDBM rewrote its file with the commit's
     // records merged in, so the page cache holds every acknowledged commit.

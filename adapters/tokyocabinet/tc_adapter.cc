@@ -31,6 +31,8 @@
 #include "adapters/engine_directory.h"
 #include "adapters/registry.h"
 #include "adapters/support/batch_gate.h"
+#include "adapters/support/batch_state.h"
+#include "adapters/support/option_parsing.h"
 #include "adapters/tokyocabinet/tc_options.h"
 
 namespace kvbench {
@@ -116,7 +118,7 @@ class TcSession final : public Session {
   }
 
   ~TcSession() override {
-    if (in_batch_) AbortBatch();
+    if (batch_.open()) AbortBatch();
     if constexpr (kIsTree<Db>) {
       tcbdbcurdel(cursor_);
       tcxstrdel(scan_key_);
@@ -128,14 +130,14 @@ class TcSession final : public Session {
     if (key.size() > INT_MAX || value.size() > INT_MAX) {
       return Status::InvalidArgument(*name_ + " put: key or value over 2 GiB");
     }
-    SharedUse use(this);
+    BatchGate::Use use(gate_, batch_.open());
     // TC asserts non-null buffers even for empty ones; an empty Slice may have a null data().
     if (!TcPut(db_, NonNull(key), NonNull(value))) return TcStatus(db_, *name_, "put");
     return SyncIfAsked("put");
   }
 
   Status Get(Slice key, std::string* value) override {
-    SharedUse use(this);
+    BatchGate::Use use(gate_, batch_.open());
     const Slice k = NonNull(key);
     if constexpr (kIsTree<Db>) {
       // tcbdbget3 would avoid the malloc, but it returns a pointer into the page cache that
@@ -170,25 +172,27 @@ class TcSession final : public Session {
   }
 
   Status Delete(Slice key) override {
-    SharedUse use(this);
+    BatchGate::Use use(gate_, batch_.open());
     if (!TcOut(db_, NonNull(key))) return MissOrError(db_, *name_, "delete");
     return SyncIfAsked("delete");
   }
 
   Status BeginBatch() override {
-    if (in_batch_) return Status::InvalidArgument(*name_ + " begin: batch already open");
-    gate_->EnterExclusive();
-    if (!TcTranBegin(db_)) {
+    return batch_.Begin([&] {
+      gate_->EnterExclusive();
+      if (TcTranBegin(db_)) return Status::OK();
       Status s = TcStatus(db_, *name_, "begin");
       gate_->ExitExclusive();
       return s;
-    }
-    in_batch_ = true;
-    return Status::OK();
+    });
   }
 
-  Status CommitBatch() override { return EndBatch(true); }
-  Status AbortBatch() override { return EndBatch(false); }
+  Status CommitBatch() override {
+    return batch_.Commit([&] { return EndTransaction(true); });
+  }
+  Status AbortBatch() override {
+    return batch_.Abort([&] { return EndTransaction(false); });
+  }
 
   Status Scan(Slice start, const ScanOptions& options, ScanVisitor* visitor,
               size_t* visited) override {
@@ -196,7 +200,7 @@ class TcSession final : public Session {
     if constexpr (!kIsTree<Db>) {
       return Status::NotSupported(*name_ + " scan: a hash database is not ordered");
     } else {
-      SharedUse use(this);
+      BatchGate::Use use(gate_, batch_.open());
       const bool forward = options.direction == ScanDirection::kForward;
       const Slice from = NonNull(start);
       bool ok;
@@ -234,38 +238,22 @@ class TcSession final : public Session {
   }
 
  private:
-  // Holds the gate in shared mode for one operation, except inside this session's own batch,
-  // which already holds it exclusively.
-  class SharedUse {
-   public:
-    explicit SharedUse(TcSession* s) : gate_(s->in_batch_ ? nullptr : s->gate_) {
-      if (gate_ != nullptr) gate_->EnterShared();
-    }
-    ~SharedUse() {
-      if (gate_ != nullptr) gate_->ExitShared();
-    }
-
-   private:
-    BatchGate* gate_;
-  };
-
   static Slice NonNull(Slice s) { return s.data() == nullptr ? Slice("", 0) : s; }
 
   // tc.sync=commit: TC's TSYNC open flag syncs transaction commits only, so an autocommitted
   // write outside a batch is synced here.
   Status SyncIfAsked(const char* what) {
-    if (!sync_on_commit_ || in_batch_) return Status::OK();
+    if (!sync_on_commit_ || batch_.open()) return Status::OK();
     if (!TcSync(db_)) return TcStatus(db_, *name_, std::string(what) + " sync");
     return Status::OK();
   }
 
-  Status EndBatch(bool commit) {
+  // Commits or aborts the batch's transaction and lets the other sessions in again.
+  Status EndTransaction(bool commit) {
     const char* what = commit ? "commit" : "abort";
-    if (!in_batch_) return Status::InvalidArgument(*name_ + " " + what + ": no batch open");
     const bool ok = commit ? TcTranCommit(db_) : TcTranAbort(db_);
     Status s = ok ? Status::OK() : TcStatus(db_, *name_, what);
     if (!ok && commit) TcTranAbort(db_);  // never leave a transaction open behind the gate
-    in_batch_ = false;
     gate_->ExitExclusive();
     return s;
   }
@@ -274,7 +262,7 @@ class TcSession final : public Session {
   BatchGate* gate_;
   const std::string* name_;
   const bool sync_on_commit_;
-  bool in_batch_ = false;
+  BatchState batch_;
   std::string get_buffer_;    // hash: reused by Get so reads allocate nothing after warm-up
   BDBCUR* cursor_ = nullptr;  // B+ tree: one cursor and two copy buffers, reused by Scan
   TCXSTR* scan_key_ = nullptr;
@@ -291,14 +279,12 @@ class TcAdapter final : public Adapter {
 
   std::vector<OptionSpec> OptionSpecs() const override { return TcOptionSpecs(kIsTree<Db>); }
   Status CheckOptions(const EngineOptions& options) const override {
-    TcSettings ignored;
-    return ParseTcSettings(options, &ignored);
+    return CheckSettings(options, ParseTcSettings);
   }
 
   // From Tokyo Cabinet's API documentation of TSYNC and its transactions.
   DurabilityDeclaration DeclareDurability(const EngineOptions& options) const override {
-    TcSettings s;
-    (void)ParseTcSettings(options, &s);  // checked by CheckOptions
+    const TcSettings s = AcceptedSettings(options, ParseTcSettings);
     DurabilityDeclaration d;
     d.atomic_batches = true;  // a batch is a TC transaction with its write-ahead file
     if (!s.sync_on_commit) {

@@ -7,11 +7,13 @@
 // WhiteDB's own records, indexes and references), whichever the first use
 // asks for; the other's calls return NotSupported (whitedb_database.h says
 // why). Memory, segments and the size option: whitedb_database.h. Locking:
-// whitedb_lock.h. What each call costs: README.md.
+// whitedb_lock.h. WhiteDB's own stderr messages: whitedb_messages.h. What
+// each call costs: README.md.
 #include <memory>
 #include <string>
 
 #include "adapters/registry.h"
+#include "adapters/support/option_parsing.h"
 #include "adapters/whitedb/whitedb_database.h"
 #include "adapters/whitedb/whitedb_lock.h"
 #include "adapters/whitedb/whitedb_pairs.h"
@@ -51,9 +53,8 @@ class WhitedbSession final : public Session {
 
   Status BeginBatch() override { return lock_.BeginBatch(); }
   Status CommitBatch() override { return lock_.EndBatch(); }
-  Status AbortBatch() override {
-    return Status::NotSupported("whitedb has no undo: batches only group writes");
-  }
+  // WhiteDB has no undo.
+  Status AbortBatch() override { return BatchState::AbortNotSupported("whitedb"); }
 
   Status Scan(Slice start, const ScanOptions& options, ScanVisitor* visitor,
               size_t* visited) override {
@@ -137,8 +138,7 @@ class WhitedbAdapter final : public Adapter {
   }
 
   Status CheckOptions(const EngineOptions& options) const override {
-    WhitedbSettings ignored;
-    return ParseWhitedbSettings(options, &ignored);
+    return CheckSettings(options, ParseWhitedbSettings);
   }
 
   DurabilityDeclaration DeclareDurability(const EngineOptions&) const override {

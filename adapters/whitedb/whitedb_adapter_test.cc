@@ -1,9 +1,9 @@
 // The `whitedb` adapter on its own: options, a full database reported naming
-// its option, shared-memory segments (created, removed, a foreign one left
-// alone), key order with NUL and 0x01 bytes, tombstones of referenced
-// records, queries on bytes and reference fields, and threads under
-// WhiteDB's lock. (The shared conformance suites in tests/ cover the
-// contracts.)
+// its option, WhiteDB's own stderr messages kept off stderr, shared-memory
+// segments (created, removed, a foreign one left alone), key order with NUL
+// and 0x01 bytes, tombstones of referenced records, queries on bytes and
+// reference fields, and threads under WhiteDB's lock.
+// (The shared conformance suites in tests/ cover the contracts.)
 #include <gtest/gtest.h>
 #include <sys/ipc.h>
 #include <sys/shm.h>
@@ -20,9 +20,47 @@
 #include <vector>
 
 #include "adapters/registry.h"
+#include "adapters/whitedb/whitedb_messages.h"
 
 namespace kvbench {
 namespace {
+
+// What the process writes on file descriptor 2 from construction to Finish().
+class StderrCapture {
+ public:
+  StderrCapture() : file_(std::tmpfile()) {
+    std::fflush(stderr);
+    saved_ = dup(STDERR_FILENO);
+    dup2(fileno(file_), STDERR_FILENO);
+  }
+  ~StderrCapture() {
+    if (saved_ >= 0) Finish();
+    std::fclose(file_);
+  }
+  std::string Finish() {
+    std::fflush(stderr);
+    dup2(saved_, STDERR_FILENO);
+    close(saved_);
+    saved_ = -1;
+    std::string text;
+    std::rewind(file_);
+    char buf[4096];
+    size_t n;
+    while ((n = std::fread(buf, 1, sizeof buf, file_)) > 0) text.append(buf, n);
+    return text;
+  }
+
+ private:
+  FILE* file_;
+  int saved_ = -1;
+};
+
+// A status the runner can print as one line naming the engine and the option.
+void ExpectOneLineNaming(const Status& s, const std::string& option) {
+  EXPECT_EQ(s.message().rfind("whitedb", 0), 0u) << s.ToString();
+  EXPECT_NE(s.message().find("'" + option + "'"), std::string::npos) << s.ToString();
+  EXPECT_EQ(s.message().find('\n'), std::string::npos) << s.ToString();
+}
 
 class Collecting : public ScanVisitor {
  public:
@@ -105,34 +143,95 @@ TEST_F(WhitedbAdapterTest, BadOptionsNameTheOption) {
   EXPECT_TRUE(s.IsInvalidArgument()) << s.ToString();
 }
 
+// Pairs of 200 bytes into 1 MiB, until the database is full: one IOError
+// naming whitedb.size and quoting WhiteDB, nothing printed by WhiteDB, the
+// earlier pairs intact.
 TEST_F(WhitedbAdapterTest, FullDatabaseIsAnErrorNamingTheSizeOption) {
-  ASSERT_TRUE(Open({{"whitedb.size", "1MiB"}}).ok());
-  Status s;
-  int stored = 0;
-  for (; stored < 100000; ++stored) {
-    s = session_->Put("key" + std::to_string(stored),
-                      std::string(200, 'a' + stored % 26) + std::to_string(stored));
-    if (!s.ok()) break;
+  ASSERT_TRUE(ContainWhitedbMessages()) << "libwgdb's stderr slot was not found";
+  {
+    StderrCapture capture;
+    ASSERT_TRUE(Open({{"whitedb.size", "1MiB"}}).ok());
+    Status s;
+    int stored = 0;
+    for (; stored < 100000; ++stored) {
+      s = session_->Put("key" + std::to_string(stored),
+                        std::string(200, 'a' + stored % 26) + std::to_string(stored));
+      if (!s.ok()) break;
+    }
+    ASSERT_FALSE(s.ok()) << "1 MiB cannot hold 100,000 pairs of 200 bytes";
+    EXPECT_EQ(s.code(), Status::Code::kIOError) << s.ToString();
+    ExpectOneLineNaming(s, "whitedb.size");
+    EXPECT_NE(s.message().find("database full"), std::string::npos) << s.ToString();
+    EXPECT_NE(s.message().find("(WhiteDB: "), std::string::npos) << s.ToString();
+    std::string value;
+    ASSERT_TRUE(session_->Get("key0", &value).ok()) << "earlier pairs survive";
+    EXPECT_EQ(value, std::string(200, 'a') + "0");
+    ASSERT_TRUE(session_->Get("key" + std::to_string(stored - 1), &value).ok());
+    // Full again at once; a read still works after it.
+    s = session_->Put("another key", std::string(4000, 'z'));
+    EXPECT_EQ(s.code(), Status::Code::kIOError) << s.ToString();
+    ExpectOneLineNaming(s, "whitedb.size");
+    ASSERT_TRUE(session_->Get("key1", &value).ok());
+    EXPECT_EQ(capture.Finish(), "") << "WhiteDB's own messages reached stderr";
   }
-  ASSERT_FALSE(s.ok()) << "1 MiB cannot hold 100,000 pairs of 200 bytes";
-  EXPECT_EQ(s.code(), Status::Code::kIOError) << s.ToString();
-  EXPECT_NE(s.message().find("whitedb.size"), std::string::npos) << s.ToString();
-  std::string value;
-  ASSERT_TRUE(session_->Get("key0", &value).ok()) << "earlier pairs survive";
-  EXPECT_EQ(value, std::string(200, 'a') + "0");
-  ASSERT_TRUE(session_->Get("key" + std::to_string(stored - 1), &value).ok());
 
   // Records too, on a database of their own.
+  StderrCapture capture;
   ASSERT_TRUE(Open({{"whitedb.size", "1MiB"}}).ok());
   OpenTable({FieldType::kInt64, FieldType::kString});
   RecordId id = 0;
+  Status s;
   for (int i = 0; i < 100000; ++i) {
     s = table_->InsertRecord(
         {FieldValue::Int(i), FieldValue::String(std::string(100, 's') + std::to_string(i))}, &id);
     if (!s.ok()) break;
   }
   EXPECT_EQ(s.code(), Status::Code::kIOError) << s.ToString();
-  EXPECT_NE(s.message().find("whitedb.size"), std::string::npos) << s.ToString();
+  ExpectOneLineNaming(s, "whitedb.size");
+  EXPECT_EQ(capture.Finish(), "") << "WhiteDB's own messages reached stderr";
+}
+
+// What WhiteDB prints in normal operation (a new index, a field set as new
+// twice, a failed lookup, a refused query) stays off stderr.
+TEST_F(WhitedbAdapterTest, WhiteDBPrintsNothingOnStderr) {
+  StderrCapture capture;
+  ASSERT_TRUE(Open({}).ok());
+  ASSERT_TRUE(session_->Put("k", "v").ok());  // the key index
+  std::string value;
+  EXPECT_TRUE(session_->Get("absent", &value).IsNotFound());
+  EXPECT_TRUE(session_->Delete("absent").IsNotFound());
+  ASSERT_TRUE(Open({}).ok());
+  OpenTable({FieldType::kInt64, FieldType::kString, FieldType::kInt64});
+  RecordId id = 0;
+  ASSERT_TRUE(
+      table_->InsertRecord({FieldValue::Int(1), FieldValue::String("a"), FieldValue::Int(5)}, &id)
+          .ok());
+  ASSERT_TRUE(table_->CreateIndex(0).ok());
+  ASSERT_TRUE(table_->CreateIndex(1).ok());
+  // Field 2 is not indexed, so kNew is wg_set_new_field, which prints.
+  EXPECT_TRUE(table_->SetField(id, 2, FieldValue::Int(6), SetMode::kNew).IsInvalidArgument());
+  std::vector<RecordId> matches;
+  ASSERT_TRUE(table_->QueryEqual(0, FieldValue::Int(2), 0, &matches).ok());
+  EXPECT_TRUE(matches.empty());
+  FieldValue field;
+  EXPECT_TRUE(table_->GetField(id + 8, 0, &field).IsNotFound());
+  EXPECT_EQ(capture.Finish(), "");
+  EXPECT_EQ(TakeWhitedbMessages(), "") << "messages of calls that succeeded are not kept";
+}
+
+// An index on a field the table's records do not have: refused naming the
+// field, and a query on it too.
+TEST_F(WhitedbAdapterTest, IndexOnAMissingFieldIsRefused) {
+  ASSERT_TRUE(Open({}).ok());
+  OpenTable({FieldType::kInt64, FieldType::kInt64});
+  Status s = table_->CreateIndex(2);
+  EXPECT_TRUE(s.IsInvalidArgument()) << s.ToString();
+  EXPECT_EQ(s.message().rfind("whitedb", 0), 0u) << s.ToString();
+  EXPECT_NE(s.message().find("field 2"), std::string::npos) << s.ToString();
+  std::vector<RecordId> matches;
+  EXPECT_TRUE(table_->QueryEqual(2, FieldValue::Int(0), 0, &matches).IsInvalidArgument());
+  EXPECT_TRUE(table_->QueryEqual(1, FieldValue::Int(0), 0, &matches).IsInvalidArgument())
+      << "field 1 exists but has no index";
 }
 
 TEST_F(WhitedbAdapterTest, SharedSegmentIsCreatedAndRemovedAtClose) {
@@ -155,11 +254,19 @@ TEST_F(WhitedbAdapterTest, ExistingSegmentIsRefusedAndLeftAlone) {
   const uint32_t segment = OwnSegment();
   const int foreign = shmget(KeyOf(segment), 4096, IPC_CREAT | IPC_EXCL | 0600);
   ASSERT_GE(foreign, 0) << "cannot make the foreign segment";
+  StderrCapture capture;
   Status s = Open({{"whitedb.size", "16MiB"}, {"whitedb.shm_segment", std::to_string(segment)}});
   EXPECT_EQ(s.code(), Status::Code::kIOError) << s.ToString();
-  EXPECT_NE(s.message().find("whitedb.shm_segment"), std::string::npos) << s.ToString();
+  ExpectOneLineNaming(s, "whitedb.shm_segment");
   EXPECT_NE(s.message().find("exists"), std::string::npos) << s.ToString();
+  EXPECT_NE(s.message().find("created by pid " + std::to_string(getpid())), std::string::npos)
+      << s.ToString();
+  EXPECT_NE(s.message().find("ipcrm -M"), std::string::npos) << s.ToString();
+  EXPECT_EQ(capture.Finish(), "");
   EXPECT_EQ(shmget(KeyOf(segment), 0, 0), foreign) << "the foreign segment is untouched";
+  shmid_ds info;
+  ASSERT_EQ(shmctl(foreign, IPC_STAT, &info), 0);
+  EXPECT_EQ(info.shm_nattch, 0u) << "and not attached";
   shmctl(foreign, IPC_RMID, nullptr);
   adapter_.reset();
 }

@@ -2,17 +2,37 @@
 
 #include <sys/ipc.h>
 #include <sys/shm.h>
+#include <unistd.h>
 #include <whitedb/dbapi.h>
 
 #include <cerrno>
 #include <cstring>
 #include <limits>
 
+#include "adapters/whitedb/whitedb_messages.h"
+
 namespace kvbench {
 namespace {
 
 std::string SegmentName(uint32_t segment) {
   return std::to_string(kWhitedbKeyBase + static_cast<int>(segment));
+}
+
+// Open's answer for a segment that exists and is not one this process
+// created: engine, option, reason, and what to do about it.
+Status SegmentExists(uint32_t segment, int id) {
+  const std::string name = SegmentName(segment);
+  std::string owner;
+  shmid_ds info;
+  if (id >= 0 && shmctl(id, IPC_STAT, &info) == 0) {
+    owner = " (created by pid " + std::to_string(info.shm_cpid) + ", " +
+            std::to_string(info.shm_nattch) + " attached)";
+  }
+  return Status::IOError("whitedb: option 'whitedb.shm_segment' = " + std::to_string(segment) +
+                         ": a shared-memory segment with key " + name + " exists" + owner +
+                         "; kvbench uses only a segment it creates (if it is a crashed run's, "
+                         "remove it with: ipcrm -M " +
+                         name + ")");
 }
 
 }  // namespace
@@ -48,6 +68,9 @@ Status WhitedbDatabase::Attach(const WhitedbSettings& settings,
     return Status::IOError("whitedb: cannot reserve the record directory for whitedb.size = " +
                            std::to_string(settings.size));
   }
+  // Before the first WhiteDB call: attaching prints when it fails.
+  ContainWhitedbMessages();
+  DiscardWhitedbMessages();
   void* db = nullptr;
   const auto size = static_cast<wg_int>(settings.size);
   if (settings.shm_segment == 0) {
@@ -55,7 +78,8 @@ Status WhitedbDatabase::Attach(const WhitedbSettings& settings,
     if (db == nullptr) {
       std::free(live);
       return Status::IOError("whitedb: cannot allocate " + std::to_string(settings.size) +
-                             " bytes of private memory (option 'whitedb.size')");
+                             " bytes of private memory (option 'whitedb.size')" +
+                             TakeWhitedbMessages());
     }
   } else {
     const std::string name = SegmentName(settings.shm_segment);
@@ -65,18 +89,7 @@ Status WhitedbDatabase::Attach(const WhitedbSettings& settings,
     const int existing = shmget(key, 0, 0);
     if (existing >= 0 || errno == EACCES) {
       std::free(live);
-      std::string owner;
-      shmid_ds info;
-      if (existing >= 0 && shmctl(existing, IPC_STAT, &info) == 0) {
-        owner = " (created by pid " + std::to_string(info.shm_cpid) + ", " +
-                std::to_string(info.shm_nattch) + " attached)";
-      }
-      return Status::IOError(
-          "whitedb: option 'whitedb.shm_segment' = " + std::to_string(settings.shm_segment) +
-          ": a shared-memory segment with key " + name + " exists" + owner +
-          "; kvbench uses only a segment it creates (if it is a crashed run's, "
-          "remove it with: ipcrm -M " +
-          name + ")");
+      return SegmentExists(settings.shm_segment, existing);
     }
     db = wg_attach_database(name.c_str(), size);
     if (db == nullptr) {
@@ -84,7 +97,18 @@ Status WhitedbDatabase::Attach(const WhitedbSettings& settings,
       return Status::IOError("whitedb: cannot create shared-memory segment " + name + " of " +
                              std::to_string(settings.size) +
                              " bytes (options 'whitedb.shm_segment', 'whitedb.size'; see "
-                             "/proc/sys/kernel/shmmax and shmall)");
+                             "/proc/sys/kernel/shmmax and shmall)" +
+                             TakeWhitedbMessages());
+    }
+    // A segment someone else created between the check and the attach:
+    // WhiteDB attached to it. Leave it as it was.
+    const int created = shmget(key, 0, 0);
+    shmid_ds info;
+    if (created < 0 || shmctl(created, IPC_STAT, &info) != 0 || info.shm_cpid != getpid()) {
+      wg_detach_database(db);
+      std::free(live);
+      DiscardWhitedbMessages();
+      return SegmentExists(settings.shm_segment, created);
     }
   }
   out->reset(new WhitedbDatabase(settings, db, live));
@@ -99,13 +123,14 @@ WhitedbDatabase::~WhitedbDatabase() {
     wg_delete_database(SegmentName(settings_.shm_segment).c_str());
   }
   std::free(live_);
+  DiscardWhitedbMessages();
 }
 
 Status WhitedbDatabase::Full(std::string_view what) const {
   return Status::IOError("whitedb: database full: " + std::string(what) + " (" +
                          std::to_string(wg_database_freesize(db_)) + " of " +
                          std::to_string(settings_.size) +
-                         " bytes free); raise option 'whitedb.size'");
+                         " bytes free); raise option 'whitedb.size'" + TakeWhitedbMessages());
 }
 
 }  // namespace kvbench

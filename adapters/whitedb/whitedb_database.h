@@ -34,6 +34,8 @@
 // under its read or write lock (whitedb_lock.h); the class itself never locks.
 #pragma once
 
+#include <whitedb/dbapi.h>
+
 #include <cstdint>
 #include <cstdlib>
 #include <memory>
@@ -71,7 +73,8 @@ class WhitedbDatabase {
   enum class Holds { kNothing, kPairs, kTable };
 
   // Creates the database. IOError naming the option when the memory cannot be
-  // had or the segment exists already.
+  // had or the segment exists already (checked before attaching, and again
+  // after: a segment that appeared in between is detached, not removed).
   static Status Attach(const WhitedbSettings& settings, std::unique_ptr<WhitedbDatabase>* out);
   // Frees the private memory, or detaches and removes the segment.
   ~WhitedbDatabase();
@@ -82,8 +85,9 @@ class WhitedbDatabase {
   void* db() const { return db_; }
   const WhitedbSettings& settings() const { return settings_; }
 
-  // IOError "whitedb: database full ..." naming whitedb.size: every NULL
-  // record and WG_ILLEGAL encoding from WhiteDB means its memory ran out.
+  // IOError "whitedb: database full ..." naming whitedb.size, quoting what
+  // WhiteDB printed (whitedb_messages.h): every NULL record and WG_ILLEGAL
+  // encoding from WhiteDB means its memory ran out. One line.
   Status Full(std::string_view what) const;
 
   // What the database holds, set once by the first Put or OpenRecordTable.

@@ -1,5 +1,7 @@
 #include "adapters/whitedb/whitedb_encoding.h"
 
+#include "adapters/whitedb/whitedb_messages.h"
+
 namespace kvbench {
 namespace {
 
@@ -190,7 +192,9 @@ Status WhitedbQueryParam::Encode() {
           db_, wg_decode_record(db_, static_cast<wg_int>(value_.reference)));
       break;
   }
-  if (encoded_ == WG_ILLEGAL) return Status::IOError("whitedb: cannot encode the query value");
+  if (encoded_ == WG_ILLEGAL) {
+    return Status::IOError("whitedb: cannot encode the query value" + TakeWhitedbMessages());
+  }
   return Status::OK();
 }
 

@@ -18,6 +18,7 @@
 
 #include <whitedb/dbapi.h>
 
+#include "adapters/support/batch_state.h"
 #include "common/status.h"
 
 namespace kvbench {
@@ -34,21 +35,23 @@ class WhitedbSessionLock {
   WhitedbSessionLock(const WhitedbSessionLock&) = delete;
   WhitedbSessionLock& operator=(const WhitedbSessionLock&) = delete;
 
-  // Takes the write lock. InvalidArgument when a batch is open already, Busy
-  // when WhiteDB cannot give the lock.
+  // Takes the write lock. InvalidArgument (BatchState's words) when a batch
+  // is open already, Busy when WhiteDB cannot give the lock.
   Status BeginBatch() {
-    if (batch_lock_ != 0) return Status::InvalidArgument("whitedb: batch already open");
-    batch_lock_ = wg_start_write(db_);
-    if (batch_lock_ == 0) return Status::Busy("whitedb: wg_start_write failed");
-    return Status::OK();
+    return batch_.Begin([&] {
+      batch_lock_ = wg_start_write(db_);
+      return batch_lock_ != 0 ? Status::OK() : Status::Busy("whitedb: wg_start_write failed");
+    });
   }
-  // Releases the write lock. InvalidArgument when no batch is open.
+  // Releases the write lock. InvalidArgument (BatchState's words) when no
+  // batch is open.
   Status EndBatch() {
-    if (batch_lock_ == 0) return Status::InvalidArgument("whitedb: no batch open");
-    const wg_int lock = batch_lock_;
-    batch_lock_ = 0;
-    if (wg_end_write(db_, lock) == 0) return Status::Internal("whitedb: wg_end_write failed");
-    return Status::OK();
+    return batch_.Commit([&] {
+      const wg_int lock = batch_lock_;
+      batch_lock_ = 0;
+      return wg_end_write(db_, lock) != 0 ? Status::OK()
+                                          : Status::Internal("whitedb: wg_end_write failed");
+    });
   }
 
   bool in_batch() const { return batch_lock_ != 0; }
@@ -56,6 +59,7 @@ class WhitedbSessionLock {
 
  private:
   void* const db_;
+  BatchState batch_;
   wg_int batch_lock_ = 0;  // WhiteDB's lock id; 0 when no batch is open
 };
 

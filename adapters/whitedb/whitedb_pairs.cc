@@ -9,6 +9,7 @@ extern "C" {
 #include <algorithm>
 
 #include "adapters/whitedb/whitedb_encoding.h"
+#include "adapters/whitedb/whitedb_messages.h"
 
 namespace kvbench {
 namespace {
@@ -52,8 +53,12 @@ class Query {
   wg_query* query_;
 };
 
-Status ParamFailed() { return Status::IOError("whitedb: cannot build a query parameter"); }
-Status QueryFailed() { return Status::IOError("whitedb: wg_make_query failed"); }
+Status ParamFailed() {
+  return Status::IOError("whitedb: cannot build a query parameter" + TakeWhitedbMessages());
+}
+Status QueryFailed() {
+  return Status::IOError("whitedb: wg_make_query failed" + TakeWhitedbMessages());
+}
 
 }  // namespace
 
@@ -61,6 +66,8 @@ Status WhitedbPairs::Start(WhitedbDatabase* shared) {
   if (wg_create_index(shared->db(), kKeyField, WG_INDEX_TYPE_TTREE, nullptr, 0) < 0) {
     return shared->Full("the key index");
   }
+  // WhiteDB announces every new index ("new index created on rec field 0 ...").
+  DiscardWhitedbMessages();
   shared->holds = WhitedbDatabase::Holds::kPairs;
   return Status::OK();
 }
@@ -84,7 +91,8 @@ Status WhitedbPairs::Put(Slice key, Slice value) {
     // allocates nothing.
     if (wg_set_field(db_, record, kValueField, encoded_value) < 0) {
       wg_free_encoded(db_, encoded_value);
-      return Status::Internal("whitedb: wg_set_field failed on a pair's value");
+      return Status::Internal("whitedb: wg_set_field failed on a pair's value" +
+                              TakeWhitedbMessages());
     }
     return Status::OK();
   }
@@ -122,8 +130,9 @@ Status WhitedbPairs::Delete(Slice key) {
   void* record = nullptr;
   KVBENCH_RETURN_IF_ERROR(Find(key, &record));
   if (record == nullptr) return Status::NotFound("key");
-  if (wg_delete_record(db_, record) != 0)
-    return Status::Internal("whitedb: wg_delete_record failed");
+  if (wg_delete_record(db_, record) != 0) {
+    return Status::Internal("whitedb: wg_delete_record failed" + TakeWhitedbMessages());
+  }
   return Status::OK();
 }
 

@@ -1,6 +1,7 @@
 // Key-value pairs on WhiteDB: one record of two fields per pair, field 0 the
 // escaped key as a WhiteDB string (whitedb_encoding.h) with a T-tree index,
-// field 1 the value as a blob. README.md says what each operation costs.
+// field 1 the value as a blob. README.md says what each operation costs (and
+// why there is no hash index option).
 //
 // Lookups (Get, and Put/Delete finding the pair) are wg_find_record on the
 // key's T-tree with the key built as a query parameter outside the database,

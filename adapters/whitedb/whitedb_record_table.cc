@@ -9,6 +9,7 @@ extern "C" {
 #include <string>
 
 #include "adapters/whitedb/whitedb_encoding.h"
+#include "adapters/whitedb/whitedb_messages.h"
 
 namespace kvbench {
 namespace {
@@ -96,6 +97,7 @@ Status WhitedbRecordTable::InsertRecord(const std::vector<FieldValue>& fields, R
     if (Indexed(f)) wg_set_new_field(db_, record, f, 0);
   }
   wg_delete_record(db_, record);
+  DiscardWhitedbMessages();  // the cause quotes what WhiteDB said about it
   return cause;
 }
 
@@ -126,6 +128,7 @@ Status WhitedbRecordTable::SetField(RecordId id, uint32_t field, const FieldValu
   }
   if (r == kRefusedBeforeStoring) {
     wg_free_encoded(db_, encoded);
+    DiscardWhitedbMessages();  // "wg_set_new_field called on field that contains data"
     return Status::InvalidArgument("whitedb: field " + std::to_string(field) +
                                    " set as new holds a value already");
   }
@@ -183,8 +186,10 @@ Status WhitedbRecordTable::DeleteRecord(RecordId id) {
       return Status::OK();
     }
   }
-  if (r != 0)
-    return Status::Internal("whitedb: wg_delete_record failed (" + std::to_string(r) + ")");
+  if (r != 0) {
+    return Status::Internal("whitedb: wg_delete_record failed (" + std::to_string(r) + ")" +
+                            TakeWhitedbMessages());
+  }
   shared_->MarkDead(id);
   ReapTargets();
   return Status::OK();
@@ -241,6 +246,8 @@ Status WhitedbRecordTable::CreateIndex(uint32_t field) {
   if (wg_create_index(db_, field, WG_INDEX_TYPE_TTREE, nullptr, 0) < 0) {
     return shared_->Full("the index on field " + std::to_string(field));
   }
+  // WhiteDB announces every new index ("new index created on rec field N ...").
+  DiscardWhitedbMessages();
   shared_->indexed[field] = true;
   shared_->any_index = true;
   return Status::OK();
@@ -272,7 +279,9 @@ Status WhitedbRecordTable::QueryEqual(uint32_t field, const FieldValue& value, s
   const bool filter = reference || !shared_->tombstones.empty();
   wg_query_arg arg{static_cast<wg_int>(field), WG_COND_EQUAL, param.encoded()};
   wg_query* query = wg_make_query_rc(db_, nullptr, 0, &arg, 1, filter ? 0 : limit);
-  if (query == nullptr) return Status::IOError("whitedb: wg_make_query failed");
+  if (query == nullptr) {
+    return Status::IOError("whitedb: wg_make_query failed" + TakeWhitedbMessages());
+  }
   while (void* record = wg_fetch(db_, query)) {
     const auto id = static_cast<RecordId>(wg_encode_record(db_, record));
     if (filter && (!shared_->IsLive(id) ||

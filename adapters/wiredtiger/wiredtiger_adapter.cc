@@ -18,6 +18,8 @@
 
 #include "adapters/engine_directory.h"
 #include "adapters/registry.h"
+#include "adapters/support/batch_state.h"
+#include "adapters/support/option_parsing.h"
 
 namespace kvbench {
 namespace {
@@ -66,7 +68,7 @@ class WtSession final : public Session {
  public:
   WtSession(WT_SESSION* session, WT_CURSOR* cursor) : session_(session), cursor_(cursor) {}
   ~WtSession() override {
-    if (in_batch_) session_->rollback_transaction(session_, nullptr);
+    if (batch_.open()) session_->rollback_transaction(session_, nullptr);
     session_->close(session_, nullptr);  // closes the cursor too
   }
 
@@ -99,25 +101,24 @@ class WtSession final : public Session {
   }
 
   Status BeginBatch() override {
-    if (in_batch_) return Status::InvalidArgument("begin batch: a batch is already open");
-    const int rc = session_->begin_transaction(session_, nullptr);
-    if (rc != 0) return WtError(rc, "begin batch");
-    in_batch_ = true;
-    return Status::OK();
+    return batch_.Begin([&] {
+      const int rc = session_->begin_transaction(session_, nullptr);
+      return rc == 0 ? Status::OK() : WtError(rc, "begin batch");
+    });
   }
 
   Status CommitBatch() override {
-    if (!in_batch_) return Status::InvalidArgument("commit batch: no batch open");
-    in_batch_ = false;
-    const int rc = session_->commit_transaction(session_, nullptr);
-    return rc == 0 ? Status::OK() : WtError(rc, "commit batch");
+    return batch_.Commit([&] {
+      const int rc = session_->commit_transaction(session_, nullptr);
+      return rc == 0 ? Status::OK() : WtError(rc, "commit batch");
+    });
   }
 
   Status AbortBatch() override {
-    if (!in_batch_) return Status::InvalidArgument("abort batch: no batch open");
-    in_batch_ = false;
-    const int rc = session_->rollback_transaction(session_, nullptr);
-    return rc == 0 ? Status::OK() : WtError(rc, "abort batch");
+    return batch_.Abort([&] {
+      const int rc = session_->rollback_transaction(session_, nullptr);
+      return rc == 0 ? Status::OK() : WtError(rc, "abort batch");
+    });
   }
 
   Status Scan(Slice start, const ScanOptions& options, ScanVisitor* visitor,
@@ -164,7 +165,7 @@ class WtSession final : public Session {
   WT_SESSION* session_;
   WT_CURSOR* cursor_;
   WT_ITEM key_{};
-  bool in_batch_ = false;
+  BatchState batch_;
 };
 
 class WtAdapter final : public Adapter {
@@ -190,15 +191,13 @@ class WtAdapter final : public Adapter {
   }
 
   Status CheckOptions(const EngineOptions& options) const override {
-    WtSettings ignored;
-    return ParseWtSettings(options, &ignored);
+    return CheckSettings(options, ParseWtSettings);
   }
 
   // From WiredTiger's documentation of durability (log, transaction_sync,
   // checkpoints).
   DurabilityDeclaration DeclareDurability(const EngineOptions& options) const override {
-    WtSettings s;
-    (void)ParseWtSettings(options, &s);  // checked by CheckOptions
+    const WtSettings s = AcceptedSettings(options, ParseWtSettings);
     DurabilityDeclaration d;
     d.atomic_batches = true;
     d.process_crash = FaultPromise::kConsistent;

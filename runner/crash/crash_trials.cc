@@ -299,6 +299,71 @@ Status ResetDirectory(const std::string& dir) {
   return Status::OK();
 }
 
+// Keeps the first kProblemsKept problems of the trials.
+void AddProblem(int trial, const std::string& problem, results::DurabilityRun* run) {
+  if (run->problems.size() < kProblemsKept) {
+    run->problems.push_back(fmt::format("trial {}: {}", trial, problem));
+  }
+}
+
+// Empties the folders of one trial under options.scratch: the writer writes
+// into *write_dir and the checker reopens *check_dir. Under a power fault
+// *write_dir is on the power-loss layer (mounted on `mount`) and *check_dir
+// is its backing store: what survived the cut.
+Status PrepareTrialDirs(const CrashOptions& options, bool power, PowerLossMount* mount,
+                        std::string* write_dir, std::string* check_dir) {
+  const std::string backing = options.scratch + "/backing";
+  const std::string trash = options.scratch + "/trash";
+  const std::string mountpoint = options.scratch + "/mnt";
+  const std::string plain = options.scratch + "/plain";
+  Status s;
+  if (power) {
+    s = ResetDirectory(backing);
+    if (s.ok()) s = ResetDirectory(trash);
+    if (s.ok()) s = ResetDirectory(mountpoint);
+    if (s.ok()) {
+      s = mount->Mount({options.layer_binary, backing, trash, mountpoint, options.timeout_s});
+    }
+    *write_dir = mountpoint + "/db";
+    *check_dir = backing + "/db";
+  } else {
+    s = ResetDirectory(plain);
+    *write_dir = *check_dir = plain + "/db";
+  }
+  if (s.ok() && ::mkdir(write_dir->c_str(), 0755) != 0) {
+    s = Status::IOError("mkdir '" + *write_dir + "': " + std::strerror(errno));
+  }
+  return s;
+}
+
+// Adds what the check of trial `trial` found to the run's counts.
+void CountTrial(int trial, const WriterOutcome& w, const CheckOutcome& c,
+                const std::string& cut_summary, results::DurabilityRun* run) {
+  ++run->trials;
+  run->commits_acked += w.acked;
+  if (!c.opened) {
+    ++run->unopenable;
+    AddProblem(trial, c.problem, run);
+    return;
+  }
+  run->recovery_s.push_back(c.open_s);
+  if (c.integrity_ran) ++run->integrity_checked;
+  const bool corrupt =
+      c.integrity_failed || !c.checked || c.check.bad_values > 0 || c.check.extra_keys > 0;
+  if (corrupt) ++run->corrupt;
+  if (c.check.commits_lost > 0) ++run->trials_losing_acked;
+  run->commits_lost += c.check.commits_lost;
+  run->most_commits_lost = std::max(run->most_commits_lost, c.check.commits_lost);
+  if (c.check.partial_batches > 0) ++run->atomicity_violations;
+  if (c.check.reordered) ++run->reordered;
+  if (!c.problem.empty()) {
+    AddProblem(trial,
+               fmt::format("{} ({} acknowledged{})", c.problem, w.acked,
+                           cut_summary.empty() ? "" : "; cut: " + cut_summary),
+               run);
+  }
+}
+
 }  // namespace
 
 void RunCrashTrials(const results::EngineRun& engine, const CrashOptions& options,
@@ -325,38 +390,13 @@ void RunCrashTrials(const results::EngineRun& engine, const CrashOptions& option
     return;
   }
 
-  const std::string backing = options.scratch + "/backing";
-  const std::string trash = options.scratch + "/trash";
-  const std::string mountpoint = options.scratch + "/mnt";
-  const std::string plain = options.scratch + "/plain";
-  auto add_problem = [run](int trial, const std::string& problem) {
-    if (run->problems.size() < kProblemsKept) {
-      run->problems.push_back(fmt::format("trial {}: {}", trial, problem));
-    }
-  };
   for (int t = 0; t < options.trials && InterruptCount() == 0; ++t) {
     const uint64_t trial_seed = Mix(options.seed * 1000003 + static_cast<uint64_t>(t));
     const uint64_t cut_after = 1 + trial_seed % options.max_commits;
     const int delay_us = static_cast<int>((trial_seed >> 24) % 2000);
     PowerLossMount mount;
     std::string write_dir, check_dir;
-    Status s;
-    if (power) {
-      s = ResetDirectory(backing);
-      if (s.ok()) s = ResetDirectory(trash);
-      if (s.ok()) s = ResetDirectory(mountpoint);
-      if (s.ok()) {
-        s = mount.Mount({options.layer_binary, backing, trash, mountpoint, options.timeout_s});
-      }
-      write_dir = mountpoint + "/db";
-      check_dir = backing + "/db";
-    } else {
-      s = ResetDirectory(plain);
-      write_dir = check_dir = plain + "/db";
-    }
-    if (s.ok() && ::mkdir(write_dir.c_str(), 0755) != 0) {
-      s = Status::IOError("mkdir '" + write_dir + "': " + std::strerror(errno));
-    }
+    Status s = PrepareTrialDirs(options, power, &mount, &write_dir, &check_dir);
     if (!s.ok()) {
       run->status = "failed";
       run->reason = s.ToString();
@@ -399,27 +439,7 @@ void RunCrashTrials(const results::EngineRun& engine, const CrashOptions& option
     }
     const CheckOutcome c = RunChecker(engine, check_dir, trial_seed, w.acked, options.timeout_s);
     if (InterruptCount() > 0) break;
-    ++run->trials;
-    run->commits_acked += w.acked;
-    if (!c.opened) {
-      ++run->unopenable;
-      add_problem(t, c.problem);
-    } else {
-      run->recovery_s.push_back(c.open_s);
-      if (c.integrity_ran) ++run->integrity_checked;
-      const bool corrupt =
-          c.integrity_failed || !c.checked || c.check.bad_values > 0 || c.check.extra_keys > 0;
-      if (corrupt) ++run->corrupt;
-      if (c.check.commits_lost > 0) ++run->trials_losing_acked;
-      run->commits_lost += c.check.commits_lost;
-      run->most_commits_lost = std::max(run->most_commits_lost, c.check.commits_lost);
-      if (c.check.partial_batches > 0) ++run->atomicity_violations;
-      if (c.check.reordered) ++run->reordered;
-      if (!c.problem.empty()) {
-        add_problem(t, fmt::format("{} ({} acknowledged{})", c.problem, w.acked,
-                                   cut_summary.empty() ? "" : "; cut: " + cut_summary));
-      }
-    }
+    CountTrial(t, w, c, cut_summary, run);
     if (options.on_trial) options.on_trial(t + 1, options.trials);
   }
   if (InterruptCount() > 0) {

@@ -280,7 +280,10 @@ Status PowerLossMount::Cut(const std::string& mode, uint64_t seed, std::string* 
   if (s.ok() && answer.rfind("ok ", 0) != 0) s = Status::IOError("power-loss layer: " + answer);
   if (s.ok()) *summary = answer.substr(3);
   Status ended = WaitForExit();
-  return s.ok() ? ended : s;
+  if (s.ok()) return ended;
+  // A daemon the watchdog killed (stopped, past its deadline) fails the cut
+  // as "gone"; why it was killed is the reason worth reading.
+  return ended.ok() ? s : Status::IOError(s.message() + "; " + ended.message());
 }
 
 Status PowerLossMount::Unmount() {

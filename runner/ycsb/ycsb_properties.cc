@@ -282,135 +282,184 @@ Status YcsbWorkloadFromText(const std::string& text, const std::string& path,
 
 namespace {
 
-Status WorkloadFromProperties(Properties props, const std::string& path, const std::string& text,
-                              Workload* out) {
+// CoreWorkload's properties, read and checked (its defaults where not given).
+struct CoreWorkloadProperties {
+  uint64_t recordcount = 0;
+  uint64_t operationcount = 0;
+  uint64_t insertstart = 0;
+  uint64_t insertcount = 0;
+  uint64_t fieldcount = 0;
+  uint64_t fieldlength = 0;
+  std::string length_dist;
+  std::map<std::string, double> proportions;  // read, update, insert, scan, rmw
+  std::string distribution;
+  double hot_data = 0;
+  double hot_opn = 0;
+  double percentile = 0;
+  double frac = 0;
+  uint64_t min_scan = 0;
+  uint64_t max_scan = 0;
+  std::string scan_dist;
+  std::string insertorder;
+  uint64_t zeropadding = 0;
+  bool read_all = false;
+  bool write_all = false;
+  uint64_t threads = 0;
+  double target = 0;
+  double max_seconds = 0;
+};
+
+// Reads and checks CoreWorkload's properties; insertcount's default (it
+// depends on recordcount and insertstart) is added to *props. The first error
+// wins.
+Status ReadCoreWorkload(const std::string& path, Properties* props, CoreWorkloadProperties* c) {
   // YCSB-cpp's spellings of CoreWorkload's properties, read as YCSB's when
   // YCSB's own is not given.
   for (const auto& [alias, name] : {std::pair{"field_len_dist", "fieldlengthdistribution"},
                                     std::pair{"limit.ops", "target"}}) {
-    if (props.contains(alias) && !props.contains(name)) props[name] = props[alias];
+    if (props->contains(alias) && !props->contains(name)) (*props)[name] = (*props)[alias];
   }
-  Reader r(path, props);
+  Reader r(path, *props);
   const std::string& cls = r.Text("workload");
   if (cls != "site.ycsb.workloads.CoreWorkload" && cls != "com.yahoo.ycsb.workloads.CoreWorkload") {
     r.Fail("workload", "'" + cls + "' is not supported (kvbench runs site.ycsb.workloads."
                        "CoreWorkload, also spelt com.yahoo.ycsb.workloads.CoreWorkload)");
   }
-  const uint64_t recordcount = r.Count("recordcount", 1);
-  const uint64_t operationcount = r.Count("operationcount");
-  const uint64_t insertstart = r.Count("insertstart");
-  if (r.ok() && !props.contains("insertcount")) {
-    if (insertstart > recordcount) r.Fail("insertstart", "is beyond recordcount");
-    props["insertcount"] = {std::to_string(recordcount - insertstart), -1, ""};
+  c->recordcount = r.Count("recordcount", 1);
+  c->operationcount = r.Count("operationcount");
+  c->insertstart = r.Count("insertstart");
+  if (r.ok() && !props->contains("insertcount")) {
+    if (c->insertstart > c->recordcount) r.Fail("insertstart", "is beyond recordcount");
+    (*props)["insertcount"] = {std::to_string(c->recordcount - c->insertstart), -1, ""};
   }
-  const uint64_t insertcount = r.Count("insertcount");
-  const uint64_t fieldcount = r.Count("fieldcount", 1);
-  if (fieldcount > 65535) r.Fail("fieldcount", "must be <= 65535");
-  const uint64_t fieldlength = r.Count("fieldlength", 1);
-  const std::string length_dist =
-      r.Choice("fieldlengthdistribution", {"constant", "uniform", "zipfian"});
-  std::map<std::string, double> proportions = {
-      {"read", r.Number("readproportion")},
-      {"update", r.Number("updateproportion")},
-      {"insert", r.Number("insertproportion")},
-      {"scan", r.Number("scanproportion")},
-      {"rmw", r.Number("readmodifywriteproportion")}};
-  const std::string distribution =
+  c->insertcount = r.Count("insertcount");
+  c->fieldcount = r.Count("fieldcount", 1);
+  if (c->fieldcount > 65535) r.Fail("fieldcount", "must be <= 65535");
+  c->fieldlength = r.Count("fieldlength", 1);
+  c->length_dist = r.Choice("fieldlengthdistribution", {"constant", "uniform", "zipfian"});
+  c->proportions = {{"read", r.Number("readproportion")},
+                    {"update", r.Number("updateproportion")},
+                    {"insert", r.Number("insertproportion")},
+                    {"scan", r.Number("scanproportion")},
+                    {"rmw", r.Number("readmodifywriteproportion")}};
+  c->distribution =
       r.Choice("requestdistribution",
                {"uniform", "zipfian", "latest", "hotspot", "sequential", "exponential"});
-  const double hot_data = r.Number("hotspotdatafraction", 0, 1);
-  const double hot_opn = r.Number("hotspotopnfraction", 0, 1);
-  const double percentile = r.Number("exponential.percentile", 0, 100);
-  const double frac = r.Number("exponential.frac", 0);
-  const uint64_t min_scan = r.Count("minscanlength", 1);
-  const uint64_t max_scan = r.Count("maxscanlength", 1);
-  if (r.ok() && min_scan > max_scan) r.Fail("minscanlength", "is above maxscanlength");
-  const std::string scan_dist = r.Choice("scanlengthdistribution", {"uniform", "zipfian"});
-  const std::string insertorder = r.Choice("insertorder", {"hashed", "ordered"});
-  const uint64_t zeropadding = r.Count("zeropadding", 1);
-  const bool read_all = r.Bool("readallfields");
-  const bool write_all = r.Bool("writeallfields");
-  const uint64_t threads = r.Count("threadcount", 1);
-  if (threads > 1024) r.Fail("threadcount", "must be <= 1024");
-  const double target = r.Number("target");
-  const double max_seconds = r.Number("maxexecutiontime");
-  if (r.ok() && operationcount == 0 && max_seconds <= 0) {
+  c->hot_data = r.Number("hotspotdatafraction", 0, 1);
+  c->hot_opn = r.Number("hotspotopnfraction", 0, 1);
+  c->percentile = r.Number("exponential.percentile", 0, 100);
+  c->frac = r.Number("exponential.frac", 0);
+  c->min_scan = r.Count("minscanlength", 1);
+  c->max_scan = r.Count("maxscanlength", 1);
+  if (r.ok() && c->min_scan > c->max_scan) r.Fail("minscanlength", "is above maxscanlength");
+  c->scan_dist = r.Choice("scanlengthdistribution", {"uniform", "zipfian"});
+  c->insertorder = r.Choice("insertorder", {"hashed", "ordered"});
+  c->zeropadding = r.Count("zeropadding", 1);
+  c->read_all = r.Bool("readallfields");
+  c->write_all = r.Bool("writeallfields");
+  c->threads = r.Count("threadcount", 1);
+  if (c->threads > 1024) r.Fail("threadcount", "must be <= 1024");
+  c->target = r.Number("target");
+  c->max_seconds = r.Number("maxexecutiontime");
+  if (r.ok() && c->operationcount == 0 && c->max_seconds <= 0) {
     r.Fail("operationcount", "give operationcount >= 1 (or maxexecutiontime in seconds)");
   }
   double sum = 0;
-  for (const auto& [k, v] : proportions) sum += v;
+  for (const auto& [k, v] : c->proportions) sum += v;
   if (r.ok() && sum <= 0) r.Fail("readproportion", "the operation proportions sum to 0");
   if (!r.ok()) return Status::InvalidArgument(r.error());
+  return Status::OK();
+}
 
+// CoreWorkload's transaction phase: its operation mix, request distribution
+// and key space.
+PhaseSpec TransactionPhase(const CoreWorkloadProperties& c, const YcsbPhaseSpec& y) {
+  PhaseSpec run;
+  run.name = "run";
+  run.op = PhaseOp::kMix;
+  // One run, as YCSB does (its output is one run's); --repeat overrides.
+  run.repetitions = 1;
+  run.count = c.operationcount;
+  if (c.operationcount == 0) run.duration_s = c.max_seconds;
+  run.threads = {static_cast<int>(c.threads)};
+  run.targets = {c.target};
+  for (const auto& [k, v] : c.proportions) {
+    if (v > 0) run.proportions[k] = v;
+  }
+  run.distribution = c.distribution;
+  if (c.distribution == "hotspot") {
+    run.distribution_params = {{"hotsetfraction", Num(c.hot_data)},
+                               {"hotopnfraction", Num(c.hot_opn)}};
+  } else if (c.distribution == "exponential") {
+    run.distribution_params = {{"percentile", Num(c.percentile)}, {"frac", Num(c.frac)}};
+  }
+  run.ycsb = y;
+  run.ycsb->first_insert = c.recordcount;
+  if (c.distribution == "zipfian") {
+    const auto expected_new_keys = static_cast<uint64_t>(
+        static_cast<double>(c.operationcount) * c.proportions.at("insert") * 2.0);
+    run.ycsb->key_space = c.insertcount + expected_new_keys + 1;
+  } else if (c.distribution == "latest" || c.distribution == "exponential") {
+    run.ycsb->key_space = c.recordcount;
+  } else {
+    run.ycsb->key_space = c.insertcount == 0 ? c.recordcount : c.insertcount;
+  }
+  return run;
+}
+
+// The workload CoreWorkload runs: YCSB's keys and field values, a load phase
+// (when insertcount > 0), then the transaction phase.
+Workload CoreWorkloadToWorkload(const CoreWorkloadProperties& c, const std::string& path,
+                                const std::string& text) {
   Workload w;
   w.file = path;
   w.source = text;
   w.name = std::filesystem::path(path).filename().string();
   w.description = "YCSB core workload " + w.name;
   w.dataset_kind = "ycsb";
-  w.dataset_count = recordcount;
-  w.dataset_params = {{"insertorder", insertorder}, {"zeropadding", std::to_string(zeropadding)}};
+  w.dataset_count = c.recordcount;
+  w.dataset_params = {{"insertorder", c.insertorder},
+                      {"zeropadding", std::to_string(c.zeropadding)}};
   // One value is one field; runner/ycsb_record.h lays fieldcount of them out
   // as a record. YCSB's field bytes are random: nothing compresses.
   w.value_params = {{"compressibility", "0"}};
-  if (length_dist == "constant") {
-    w.value_params["size"] = std::to_string(fieldlength);
+  if (c.length_dist == "constant") {
+    w.value_params["size"] = std::to_string(c.fieldlength);
   } else {
-    w.value_params["size_distribution"] = length_dist;
+    w.value_params["size_distribution"] = c.length_dist;
     w.value_params["min_size"] = "1";
-    w.value_params["max_size"] = std::to_string(fieldlength);
+    w.value_params["max_size"] = std::to_string(c.fieldlength);
   }
 
   YcsbPhaseSpec y;
-  y.field_count = static_cast<uint32_t>(fieldcount);
-  y.read_all_fields = read_all;
-  y.write_all_fields = write_all;
-  y.min_scan_length = min_scan;
-  y.max_scan_length = max_scan;
-  y.scan_length_distribution = scan_dist;
+  y.field_count = static_cast<uint32_t>(c.fieldcount);
+  y.read_all_fields = c.read_all;
+  y.write_all_fields = c.write_all;
+  y.min_scan_length = c.min_scan;
+  y.max_scan_length = c.max_scan;
+  y.scan_length_distribution = c.scan_dist;
 
-  if (insertcount > 0) {
+  if (c.insertcount > 0) {
     PhaseSpec load;
     load.name = "load";
     load.op = PhaseOp::kInsert;
     load.repetitions = 1;  // YCSB loads once; --repeat overrides
-    load.count = insertcount;
-    load.threads = {static_cast<int>(threads)};
-    load.targets = {target};
+    load.count = c.insertcount;
+    load.threads = {static_cast<int>(c.threads)};
+    load.targets = {c.target};
     load.ycsb = y;
-    load.ycsb->first_insert = insertstart;
+    load.ycsb->first_insert = c.insertstart;
     w.phases.push_back(std::move(load));
   }
-  PhaseSpec run;
-  run.name = "run";
-  run.op = PhaseOp::kMix;
-  // One run, as YCSB does (its output is one run's); --repeat overrides.
-  run.repetitions = 1;
-  run.count = operationcount;
-  if (operationcount == 0) run.duration_s = max_seconds;
-  run.threads = {static_cast<int>(threads)};
-  run.targets = {target};
-  for (const auto& [k, v] : proportions) {
-    if (v > 0) run.proportions[k] = v;
-  }
-  run.distribution = distribution;
-  if (distribution == "hotspot") {
-    run.distribution_params = {{"hotsetfraction", Num(hot_data)}, {"hotopnfraction", Num(hot_opn)}};
-  } else if (distribution == "exponential") {
-    run.distribution_params = {{"percentile", Num(percentile)}, {"frac", Num(frac)}};
-  }
-  run.ycsb = y;
-  run.ycsb->first_insert = recordcount;
-  if (distribution == "zipfian") {
-    const auto expected_new_keys =
-        static_cast<uint64_t>(static_cast<double>(operationcount) * proportions["insert"] * 2.0);
-    run.ycsb->key_space = insertcount + expected_new_keys + 1;
-  } else if (distribution == "latest" || distribution == "exponential") {
-    run.ycsb->key_space = recordcount;
-  } else {
-    run.ycsb->key_space = insertcount == 0 ? recordcount : insertcount;
-  }
-  w.phases.push_back(std::move(run));
+  w.phases.push_back(TransactionPhase(c, y));
+  return w;
+}
+
+Status WorkloadFromProperties(Properties props, const std::string& path, const std::string& text,
+                              Workload* out) {
+  CoreWorkloadProperties core;
+  KVBENCH_RETURN_IF_ERROR(ReadCoreWorkload(path, &props, &core));
+  Workload w = CoreWorkloadToWorkload(core, path, text);
 
   for (const auto& [k, v] : kDefaults) w.ycsb_properties[k] = v;
   Properties others;
