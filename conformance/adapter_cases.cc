@@ -163,7 +163,9 @@ KVB_CONFORMANCE_CASE(AdapterFixture, BatchMisuseIsWordedAlike) {
   // The refused begin left the first batch open, with its writes.
   s = session_->CommitBatch();
   KVB_ASSERT_TRUE(s.ok()) << "commit after a refused begin: " << s.ToString();
-  if (caps_.stores_data) KVB_EXPECT_EQ(Get("in the batch"), "kept");
+  if (caps_.stores_data) {
+    KVB_EXPECT_EQ(Get("in the batch"), "kept");
+  }
 
   // And once a batch has come and gone, the same answers as before any.
   expect_misuse(session_->CommitBatch(), "commit batch: no batch open", "commit after a commit");
