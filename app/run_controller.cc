@@ -75,11 +75,16 @@ void TakePhaseRun(const std::string& workload, int fork, int forks, results::Pha
     run.reason = "ran after the writing phase '" + *failed_write +
                  "' failed: its figures are of a partly written database, so not compared";
   }
-  auto same = std::find_if(results->runs.begin(), results->runs.end(), [&](const results::PhaseRun& r) {
-    return r.engine == run.engine && r.phase == run.phase && r.threads == run.threads &&
-           r.target_ops == run.target_ops && r.cache == run.cache && r.row == run.row;
-  });
-  if (fork == 0 || same == results->runs.end()) {
+  // The first fork's rows are new; a later fork's join the same row.
+  auto same = fork == 0 ? results->runs.end()
+                        : std::find_if(results->runs.begin(), results->runs.end(),
+                                       [&](const results::PhaseRun& r) {
+                                         return r.engine == run.engine && r.phase == run.phase &&
+                                                r.threads == run.threads &&
+                                                r.target_ops == run.target_ops &&
+                                                r.cache == run.cache && r.row == run.row;
+                                       });
+  if (same == results->runs.end()) {
     results->runs.push_back(std::move(run));
     return;
   }
