@@ -34,6 +34,7 @@ constexpr NumberBound kNumberBounds[] = {
     {"--seed", true, 0, 18446744073709551615.0},
     {"--repeat", true, 1, runner::kMaxRepetitions},
     {"--forks", true, 1, runner::kMaxForks},
+    {"--warmup-repetitions", true, 0, runner::kMaxWarmupRepetitions},
     {"--trials", true, 1, 1e6},
     {"--max-commits", true, 1, 1e8},
     // 0 passes here for `slurm`'s own "at least 1" (validate's CLI::Range says so too).

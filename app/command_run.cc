@@ -51,6 +51,11 @@ void AddRunCommand(CLI::App& app, int* exit_code) {
                   "their repetitions, so the figures' intervals hold the differences between "
                   "processes (default: the workload's [measurement] forks, 1 unless it says)")
       ->check(CLI::Range(1, runner::kMaxForks));
+  cmd->add_option("--warmup-repetitions", args->overrides.warmup_repetitions,
+                  "Repetitions run and discarded before the measured ones, where a repetition "
+                  "changes nothing later ones see (default: the workload's [measurement] "
+                  "warmup_repetitions, 1 unless it says; 0 for YCSB property files)")
+      ->check(CLI::Range(0, runner::kMaxWarmupRepetitions));
   cmd->add_option("--timeout", args->overrides.timeout_s, "Seconds allowed per engine");
   cmd->add_option("--seed", args->overrides.seed,
                   "Seed of every dataset (default: the workload's); recorded in results.json");

@@ -25,6 +25,10 @@ void AddValidateCommand(CLI::App& app, int* exit_code) {
   cmd->add_option("--forks", overrides->forks,
                   "Processes per engine (>= 1; default: the workload's [measurement] forks, 1)")
       ->check(CLI::Range(1, runner::kMaxForks));
+  cmd->add_option("--warmup-repetitions", overrides->warmup_repetitions,
+                  "Discarded repetitions before the measured ones (>= 0; default: the "
+                  "workload's [measurement] warmup_repetitions, 1)")
+      ->check(CLI::Range(0, runner::kMaxWarmupRepetitions));
   cmd->add_option("-p", overrides->properties,
                   "YCSB property override name=value (repeatable; YCSB property files only)")
       ->allow_extra_args(false);

@@ -61,6 +61,7 @@ void TakePhaseRun(const std::string& workload, int fork, int forks, results::Pha
                   std::string* failed_write, results::RunResults* results) {
   if (forks > 1) {
     for (results::Repetition& r : run.repetitions) r.fork = fork;
+    for (results::Repetition& r : run.warmup_repetitions) r.fork = fork;
     if (run.status != "ok") run.reason = fmt::format("fork {} of {}: {}", fork + 1, forks, run.reason);
   }
   if (run.status == "failed") {
@@ -94,6 +95,9 @@ void TakePhaseRun(const std::string& workload, int fork, int forks, results::Pha
     same->reason = run.reason;
   }
   for (results::Repetition& r : run.repetitions) same->repetitions.push_back(std::move(r));
+  for (results::Repetition& r : run.warmup_repetitions) {
+    same->warmup_repetitions.push_back(std::move(r));
+  }
 }
 
 // " (the file system of DIR is full: ...)" when a failure happened on a full

@@ -14,7 +14,9 @@
 // alternating between repetitions; each line is one repetition's ops/s, and
 // the last lines the medians and the ratios.
 //
-// Usage: whitedb_loops [RECORDS] [QUERIES] [REPS]   (10000000 1000000 5)
+// Usage: whitedb_loops [RECORDS] [QUERIES] [REPS] [ONLY]   (10000000 1000000 5)
+// ONLY (bare-insert, adapter-insert, bare-query or adapter-query) runs that
+// one loop REPS times and prints its ops/s per repetition: for a profiler.
 #include <whitedb/dbapi.h>
 extern "C" {
 #include <whitedb/indexapi.h>  // no extern "C" of its own
@@ -182,6 +184,31 @@ double Median(std::vector<double> v) {
   return v.size() % 2 ? v[v.size() / 2] : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2;
 }
 
+// One loop alone (main's ONLY argument). Returns main's exit code.
+int RunOnly(const std::string& only, uint64_t records, uint64_t queries, int reps) {
+  for (int r = 0; r < reps; ++r) {
+    double rate;
+    if (only == "bare-insert") {
+      rate = BareInsert(records);
+    } else if (only == "adapter-insert") {
+      rate = AdapterInsert(records);
+    } else if (only == "bare-query") {
+      rate = BareQuery(records, queries);
+    } else if (only == "adapter-query") {
+      rate = AdapterQuery(records, queries);
+    } else {
+      std::fprintf(stderr,
+                   "whitedb_loops: ONLY is bare-insert, adapter-insert, bare-query or "
+                   "adapter-query, not '%s'\n",
+                   only.c_str());
+      return 2;
+    }
+    std::printf("rep %d  %s %.0f\n", r, only.c_str(), rate);
+    std::fflush(stdout);
+  }
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -191,6 +218,7 @@ int main(int argc, char** argv) {
   // As the adapter does at its first Open: WhiteDB's messages ("new index
   // created ...") kept off stderr, for the bare loops too.
   kvbench::ContainWhitedbMessages();
+  if (argc > 4) return RunOnly(argv[4], records, queries, reps);
   std::vector<double> bare_insert, adapter_insert, bare_query, adapter_query;
   for (int r = 0; r < reps; ++r) {
     // Which goes first alternates: the first of a pair runs on memory the

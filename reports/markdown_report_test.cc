@@ -194,6 +194,67 @@ TEST(MarkdownReportTest, SerialisedWritersSurviveResultsJsonAndOldRowsReadFalse)
   EXPECT_FALSE(old_back.writers_serialised);
 }
 
+// Five repetitions of load on stdmap, ops/s in the given order.
+results::RunResults WithLoadRates(const std::vector<double>& rates) {
+  results::RunResults r = test::LoadRunA();
+  for (auto& run : r.runs) {
+    if (run.phase != "load" || run.engine != "stdmap") continue;
+    const results::Repetition first = run.repetitions.at(0);
+    run.repetitions.assign(rates.size(), first);
+    for (size_t i = 0; i < rates.size(); ++i) run.repetitions[i].ops.at(0).ops_per_sec = rates[i];
+  }
+  return r;
+}
+
+// A steady rise over the measured repetitions is named under the phase's
+// table with its p-value; the same rates out of order are not.
+TEST(MarkdownReportTest, ARowWhoseRepetitionsDriftIsNamedUnderItsTable) {
+  const std::string rising = Markdown(WithLoadRates({100e3, 110e3, 120e3, 130e3, 140e3}));
+  EXPECT_TRUE(Contains(rising, "ops/s drifted over the repetitions")) << rising;
+  EXPECT_TRUE(Contains(rising, "stdmap rising (p = 0.017)")) << rising;
+  const std::string falling = Markdown(WithLoadRates({140e3, 130e3, 120e3, 110e3, 100e3}));
+  EXPECT_TRUE(Contains(falling, "stdmap falling (p = 0.017)")) << falling;
+  const std::string shuffled = Markdown(WithLoadRates({120e3, 140e3, 100e3, 130e3, 110e3}));
+  EXPECT_FALSE(Contains(shuffled, "stdmap rising")) << shuffled;
+  EXPECT_FALSE(Contains(shuffled, "stdmap falling")) << shuffled;
+}
+
+// Warm-up repetitions: the phase's note and the Workload section say they
+// ran (and how fast the first went against the row's median); they survive
+// results.json; a file without them reads as none and says nothing.
+TEST(MarkdownReportTest, WarmUpRepetitionsAreSaidAndKeptApart) {
+  results::RunResults r = test::LoadRunA();
+  EXPECT_FALSE(Contains(Markdown(r), "warm-up"));
+  for (auto& run : r.runs) {
+    if (run.phase != "load" || run.repetitions.empty()) continue;
+    results::Repetition warm = run.repetitions.front();
+    const results::Spread median = results::SpreadOf(
+        run, [](const results::Repetition& rep) { return rep.ops.at(0).ops_per_sec; });
+    warm.ops.at(0).ops_per_sec = median.median / 2;
+    run.warmup_repetitions = {warm};
+  }
+  const std::string md = Markdown(r);
+  EXPECT_TRUE(Contains(md, "Before them, up to 1 warm-up repetition per row, run unthrottled and "
+                           "discarded"))
+      << md;
+  EXPECT_TRUE(Contains(md, "the first warm-up ran at 0.50x its row's measured median ops/s")) << md;
+  results::PhaseRun run = r.runs.at(0);
+  ASSERT_FALSE(run.warmup_repetitions.empty());
+  const nlohmann::json j = results::PhaseRunToJson(run);
+  ASSERT_TRUE(j.contains("warmup_repetitions"));
+  results::PhaseRun back;
+  ASSERT_TRUE(results::PhaseRunFromJson(j, &back).ok());
+  ASSERT_EQ(back.warmup_repetitions.size(), 1u);
+  EXPECT_EQ(back.warmup_repetitions[0].ops.at(0).ops_per_sec,
+            run.warmup_repetitions[0].ops.at(0).ops_per_sec);
+  EXPECT_EQ(back.repetitions.size(), run.repetitions.size());
+  nlohmann::json old = j;
+  old.erase("warmup_repetitions");
+  results::PhaseRun old_back;
+  ASSERT_TRUE(results::PhaseRunFromJson(old, &old_back).ok());
+  EXPECT_TRUE(old_back.warmup_repetitions.empty());
+}
+
 TEST(MarkdownReportTest, EscapesNamesThatLookLikeMarkup) {
   results::RunResults r = test::LoadRunA();
   for (auto& run : r.runs) {

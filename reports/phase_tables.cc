@@ -5,9 +5,12 @@
 #include <algorithm>
 #include <functional>
 #include <limits>
+#include <map>
+#include <optional>
 #include <set>
 
 #include "reports/text_format.h"
+#include "results/statistics.h"
 
 namespace kvbench::reports {
 
@@ -279,6 +282,7 @@ std::string Constants(const PhaseView& phase) {
 // What a phase's runs hold, which decides its optional columns and its note.
 struct PhaseContents {
   int max_reps = 0;
+  int max_warmups = 0;  // warm-up repetitions of any row (discarded)
   bool mixed = false;             // some run has more than one kind of operation
   bool any_engine_calls = false;  // some row's ops/s is over in-call time (schema 4)
   std::set<std::string> client_bound;  // engines with a client-bound row
@@ -290,6 +294,7 @@ PhaseContents SurveyPhase(const PhaseView& phase) {
   for (const PointRuns& pr : phase.points) {
     for (const PhaseRun* run : pr.runs) {
       c.max_reps = std::max(c.max_reps, static_cast<int>(run->repetitions.size()));
+      c.max_warmups = std::max(c.max_warmups, static_cast<int>(run->warmup_repetitions.size()));
       c.mixed = c.mixed || OpNames(*run).size() > 1;
     }
   }
@@ -309,6 +314,49 @@ PhaseContents SurveyPhase(const PhaseView& phase) {
   return c;
 }
 
+// Rows whose measured ops/s rose or fell steadily over their repetitions
+// (results::MannKendall, p < kTrendP, within each process: a fork's
+// repetitions are tested apart, as processes differ by level, not trend):
+// "lmdb rising (p = 0.017)", with the matrix point where the phase has more.
+constexpr double kTrendP = 0.05;
+std::vector<std::string> TrendingRows(const PhaseView& phase) {
+  std::vector<std::string> out;
+  for (const PointRuns& pr : phase.points) {
+    for (const PhaseRun* run : pr.runs) {
+      if (run->status != "ok") continue;
+      std::map<int, std::vector<double>> by_fork;
+      for (const results::Repetition& r : run->repetitions) {
+        if (!r.ops.empty()) by_fork[r.fork.value_or(0)].push_back(r.ops.front().ops_per_sec);
+      }
+      std::optional<results::Trend> worst;
+      for (const auto& [fork, rates] : by_fork) {
+        const std::optional<results::Trend> t = results::MannKendall(rates);
+        if (t && t->p < kTrendP && (!worst || t->p < worst->p)) worst = t;
+      }
+      if (!worst) continue;
+      out.push_back(fmt::format("{}{} {} (p = {:.3f})", run->engine,
+                                phase.points.size() > 1 ? " at " + PointLabel(pr.point, phase.varying)
+                                                        : "",
+                                worst->s > 0 ? "rising" : "falling", worst->p));
+    }
+  }
+  return out;
+}
+
+std::string TrendWarning(const PhaseView& phase) {
+  const std::vector<std::string> rows = TrendingRows(phase);
+  if (rows.empty()) return "";
+  std::string names;
+  for (const std::string& r : rows) names += (names.empty() ? "" : "; ") + r;
+  return fmt::format(
+      "ops/s drifted over the repetitions, in the order they ran (Mann-Kendall trend test, "
+      "p < {:.2f}; with 5 repetitions only a steady rise or fall, which a row without a trend "
+      "shows by chance 1.7% of the time): {}. Rising: the engine or the machine was still "
+      "warming up after the warm-up; falling: work piling up (compaction, a growing file). "
+      "The interval assumes no trend, so it understates the uncertainty of these rows.",
+      kTrendP, names);
+}
+
 // The note under a phase's tables: what its figures mean, column by column
 // for the optional columns it has.
 std::string PhaseNote(const PhaseContents& contents, uint64_t block_ops) {
@@ -319,6 +367,13 @@ std::string PhaseNote(const PhaseContents& contents, uint64_t block_ops) {
                                          "brackets).",
                                          contents.max_reps)
                                    : "One repetition: no interval, so no engine is called best.";
+  if (contents.max_warmups > 0) {
+    note += fmt::format(
+        " Before them, up to {} warm-up repetition{} per row, run unthrottled and discarded "
+        "(results.json keeps {}).",
+        contents.max_warmups, contents.max_warmups == 1 ? "" : "s",
+        contents.max_warmups == 1 ? "it" : "them");
+  }
   // What every ops/s figure divides by, and the rows it does not describe
   // the engine alone: said where the figures are.
   note +=
@@ -422,6 +477,7 @@ std::vector<PhaseSection> BuildPhaseSections(const results::RunResults& results)
           "the engine's alone.",
           kClientBoundNote, 100 * kClientBoundShare, names));
     }
+    if (const std::string trend = TrendWarning(phase); !trend.empty()) s.warnings.push_back(trend);
     s.serialised_writers = SerialisedWritersNote(phase);
     for (const PointRuns& pr : phase.points) {
       AddEngineRows(results, phase, pr, columns, &t);

@@ -130,6 +130,38 @@ std::string ForksSummary(const results::RunResults& results) {
                            median * 100, n, shares.front() * 100, shares.back() * 100);
 }
 
+std::string WarmupSummary(const results::RunResults& results) {
+  size_t rows = 0, warmed = 0;
+  int most = 0;
+  std::vector<double> ratios;  // a warm-up's ops/s over its row's measured median
+  for (const results::PhaseRun& run : results.runs) {
+    if (run.status != "ok" || run.repetitions.empty()) continue;
+    ++rows;
+    if (run.warmup_repetitions.empty()) continue;
+    ++warmed;
+    most = std::max(most, static_cast<int>(run.warmup_repetitions.size()));
+    const results::Spread measured =
+        results::SpreadOf(run, [](const results::Repetition& r) { return r.ops.at(0).ops_per_sec; });
+    const results::Repetition& first = run.warmup_repetitions.front();
+    // A cold row's warm-up ran on the cache as it was, by design: not comparable.
+    if (run.cache != "cold" && measured.median > 0 && !first.ops.empty()) {
+      ratios.push_back(first.ops.front().ops_per_sec / measured.median);
+    }
+  }
+  if (warmed == 0) return "";
+  std::string out = fmt::format(
+      "up to {} repetition{} per row before the measured ones, discarded (results.json keeps "
+      "them), at {} of {} rows: those whose repetitions leave nothing later ones see",
+      most, most == 1 ? "" : "s", warmed, rows);
+  if (ratios.empty()) return out;
+  std::sort(ratios.begin(), ratios.end());
+  const size_t n = ratios.size();
+  const double median = n % 2 ? ratios[n / 2] : (ratios[n / 2 - 1] + ratios[n / 2]) / 2;
+  return out + fmt::format("; the first warm-up ran at {:.2f}x its row's measured median ops/s "
+                           "(median over {} rows not cold, {:.2f}-{:.2f}x)",
+                           median, n, ratios.front(), ratios.back());
+}
+
 Facts WorkloadFacts(const results::RunResults& results) {
   const results::WorkloadInfo& w = results.workload;
   Facts f;
@@ -137,6 +169,7 @@ Facts WorkloadFacts(const results::RunResults& results) {
   Add(&f, "file", w.file);
   Add(&f, "scale", FormatExact(w.scale));
   Add(&f, "processes", ForksSummary(results));
+  Add(&f, "warm-up", WarmupSummary(results));
   Add(&f, "dataset", JoinMap(w.dataset));
   Add(&f, "command", results.command_line);
   Add(&f, "started", results.started_at);

@@ -24,6 +24,10 @@ std::vector<std::string> MeasurementWarnings(const results::RunResults& results)
 // per engine (forks); between them: X% of the ops/s variance (median over M
 // rows, min-max)". "" when every engine ran in one process.
 std::string ForksSummary(const results::RunResults& results);
+// Warm-up repetitions (results::PhaseRun::warmup_repetitions): how many, at
+// how many rows, and how the first warm-up's ops/s compared with its row's
+// measured median; "" when no row had one.
+std::string WarmupSummary(const results::RunResults& results);
 // Workload name, file, scale, dataset, command line, times (and forks).
 Facts WorkloadFacts(const results::RunResults& results);
 // engine | library | status | options | capabilities

@@ -217,6 +217,11 @@ struct PhaseRun {
   std::string status = "ok";
   std::string reason;
   std::vector<Repetition> repetitions;
+  // Warm-up repetitions (runner::WarmupRepetitions): run before the measured
+  // ones, unthrottled, and left out of every figure; kept to show what the
+  // warm-up took (summary figures only: no histogram buckets, no time series). JSON "warmup_repetitions" (schema 5), written only when
+  // there are some; files written before warm-ups read as none.
+  std::vector<Repetition> warmup_repetitions;
   // Wall time of the whole matrix point: every repetition with its untimed
   // preparation (fresh start, cold eviction, reopen) and the sync after a
   // writing phase. What the point costs to run, for shard planning

@@ -399,6 +399,14 @@ void ReadPhaseRun(Reader& r, const json& j, PhaseRun* pr, int version) {
       pr->repetitions.push_back(std::move(out_rep));
     }
   }
+  json warmups;
+  if (j.contains("warmup_repetitions") && r.Get(j, "warmup_repetitions", &warmups)) {
+    for (const json& rep : warmups) {
+      Repetition out_rep;
+      ReadRepetition(r, rep, &out_rep);
+      pr->warmup_repetitions.push_back(std::move(out_rep));
+    }
+  }
   r.GetOptional(j, "wall_seconds", &pr->wall_seconds);
   r.GetOptional(j, "row", &pr->row);
   r.GetOptional(j, "shard", &pr->shard);
@@ -420,6 +428,11 @@ json PhaseRunToJson(const PhaseRun& pr) {
   PutOptional(j, "row", pr.row);
   PutOptional(j, "shard", pr.shard);
   if (pr.writers_serialised) j["writers_serialised"] = true;
+  if (!pr.warmup_repetitions.empty()) {
+    json warmups = json::array();
+    for (const Repetition& rep : pr.warmup_repetitions) warmups.push_back(RepetitionToJson(rep));
+    j["warmup_repetitions"] = std::move(warmups);
+  }
   return j;
 }
 

@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstdlib>
+#include <utility>
 #include <map>
 
 namespace kvbench::results {
@@ -25,6 +27,20 @@ double BinomialHalfCdf(int n, int k) {
 }
 
 double NormalCdf(double z) { return 0.5 * std::erfc(-z / std::sqrt(2.0)); }
+
+// The sizes of the groups of equal values among `values` (1 for a value
+// with no tie), for the tie corrections of the rank tests.
+std::vector<double> TieGroupSizes(std::vector<double> values) {
+  std::sort(values.begin(), values.end());
+  std::vector<double> sizes;
+  for (size_t i = 0; i < values.size();) {
+    size_t j = i;
+    while (j < values.size() && values[j] == values[i]) ++j;
+    sizes.push_back(static_cast<double>(j - i));
+    i = j;
+  }
+  return sizes;
+}
 
 }  // namespace
 
@@ -116,15 +132,8 @@ double MannWhitneyP(const std::vector<double>& a, const std::vector<double>& b) 
   // Normal approximation with the tie correction of the variance.
   std::vector<double> all(a);
   all.insert(all.end(), b.begin(), b.end());
-  std::sort(all.begin(), all.end());
   double tie_term = 0;
-  for (size_t i = 0; i < all.size();) {
-    size_t j = i;
-    while (j < all.size() && all[j] == all[i]) ++j;
-    const double t = static_cast<double>(j - i);
-    tie_term += t * t * t - t;
-    i = j;
-  }
+  for (const double t : TieGroupSizes(std::move(all))) tie_term += t * t * t - t;
   const double n = static_cast<double>(na + nb);
   const double variance =
       static_cast<double>(na * nb) / 12 * ((n + 1) - tie_term / (n * (n - 1)));
@@ -145,6 +154,46 @@ Spread SpreadOfValues(std::vector<double> values, double level) {
   s.ci = MedianInterval(values, level);
   s.values = std::move(values);
   return s;
+}
+
+std::optional<Trend> MannKendall(const std::vector<double>& x) {
+  const int n = static_cast<int>(x.size());
+  if (n < 3) return std::nullopt;
+  Trend t;
+  bool ties = false;
+  for (int i = 0; i < n; ++i) {
+    for (int j = i + 1; j < n; ++j) {
+      t.s += (x[j] > x[i]) - (x[j] < x[i]);
+      ties = ties || x[j] == x[i];
+    }
+  }
+  const int pairs = n * (n - 1) / 2;
+  if (!ties && n <= 60) {
+    // P(k inversions) for permutations of 1..m, built up m by m: the m-th
+    // element adds 0..m-1 inversions, each equally likely.
+    std::vector<double> dist{1.0};
+    for (int m = 2; m <= n; ++m) {
+      std::vector<double> next(dist.size() + m - 1, 0.0);
+      for (size_t k = 0; k < dist.size(); ++k) {
+        for (int add = 0; add < m; ++add) next[k + add] += dist[k] / m;
+      }
+      dist = std::move(next);
+    }
+    // s = pairs - 2 * inversions; |s| at least as far out: inversions at
+    // most (pairs - |s|) / 2, doubled by symmetry.
+    const int d_max = (pairs - std::abs(t.s)) / 2;
+    double tail = 0;
+    for (int k = 0; k <= d_max; ++k) tail += dist[k];
+    t.p = std::min(1.0, 2 * tail);
+    return t;
+  }
+  double tie_term = 0;
+  for (const double g : TieGroupSizes(x)) tie_term += g * (g - 1) * (2 * g + 5);
+  const double var = (static_cast<double>(n) * (n - 1) * (2 * n + 5) - tie_term) / 18;
+  if (var <= 0) return t;  // every value equal: no trend
+  const double z = (t.s - (t.s > 0) + (t.s < 0)) / std::sqrt(var);
+  t.p = std::min(1.0, 2 * (1 - NormalCdf(std::abs(z))));
+  return t;
 }
 
 }  // namespace kvbench::results

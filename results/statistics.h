@@ -40,4 +40,18 @@ double MannWhitneyP(const std::vector<double>& a, const std::vector<double>& b);
 std::optional<double> BetweenGroupShare(const std::vector<double>& values,
                                         const std::vector<int>& group);
 
+// A monotone trend across repetitions in the order they ran (the
+// Mann-Kendall test): s = the sum over pairs i < j of sign(x[j] - x[i]),
+// > 0 rising; p two-sided under "no trend" (every order equally likely).
+// Exact without ties (the distribution of s counted over permutations, from
+// the numbers of permutations with k inversions), else the normal
+// approximation with the tie correction. With 5 repetitions only a strictly
+// monotone order reaches p < 0.05 (p = 2/120 = 0.017).
+struct Trend {
+  int s = 0;
+  double p = 1;
+};
+// Empty below 3 values.
+std::optional<Trend> MannKendall(const std::vector<double>& in_order);
+
 }  // namespace kvbench::results

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 namespace kvbench::results {
 namespace {
 
@@ -33,6 +35,43 @@ TEST(BetweenGroupShareTest, UndefinedWithoutTwoGroupsOrAnyPair) {
   EXPECT_FALSE(BetweenGroupShare({1, 2, 3}, {0, 1, 2}).has_value());  // one value a group
   EXPECT_FALSE(BetweenGroupShare({5, 5, 5, 5}, {0, 0, 1, 1}).has_value());  // no variance
   EXPECT_FALSE(BetweenGroupShare({1, 2}, {0}).has_value());  // sizes differ
+}
+
+// Mann-Kendall: exact p-values against counts worked by hand.
+TEST(MannKendallTest, FiveRisingValuesAreTheOnlyOrderBelowFivePercent) {
+  // s = 10 is reached by 1 of 120 orders, s = -10 by another: p = 2/120.
+  const auto rising = MannKendall({1, 2, 3, 4, 5});
+  ASSERT_TRUE(rising.has_value());
+  EXPECT_EQ(rising->s, 10);
+  EXPECT_NEAR(rising->p, 2.0 / 120, 1e-12);
+  const auto falling = MannKendall({9, 7, 5, 3, 1});
+  EXPECT_EQ(falling->s, -10);
+  EXPECT_NEAR(falling->p, 2.0 / 120, 1e-12);
+  // One swap: s = 8; orders with at most one inversion: 1 + 4 = 5 of 120.
+  const auto almost = MannKendall({1, 3, 2, 4, 5});
+  EXPECT_EQ(almost->s, 8);
+  EXPECT_NEAR(almost->p, 10.0 / 120, 1e-12);
+}
+
+TEST(MannKendallTest, NoTrendAndTooFewValues) {
+  // 2 5 1 4 3: concordant 5, discordant 5.
+  const auto flat = MannKendall({2, 5, 1, 4, 3});
+  EXPECT_EQ(flat->s, 0);
+  EXPECT_NEAR(flat->p, 1.0, 1e-12);
+  EXPECT_FALSE(MannKendall({1, 2}).has_value());
+}
+
+TEST(MannKendallTest, TiesUseTheCorrectedNormalApproximation) {
+  const auto equal = MannKendall({3, 3, 3, 3});
+  EXPECT_EQ(equal->s, 0);
+  EXPECT_EQ(equal->p, 1);
+  // 1 1 2 3 4 5 6 7: s = 27 of 28 pairs (one tied); var = (8*7*21 - 2*1*9) / 18
+  // = 1158 / 18; z = (27 - 1) / sqrt(var) = 3.24.
+  const auto tied = MannKendall({1, 1, 2, 3, 4, 5, 6, 7});
+  EXPECT_EQ(tied->s, 27);
+  EXPECT_NEAR(tied->p, 2 * (1 - 0.5 * std::erfc(-(26 / std::sqrt(1158.0 / 18)) / std::sqrt(2.0))),
+              1e-9);
+  EXPECT_LT(tied->p, 0.01);
 }
 
 }  // namespace

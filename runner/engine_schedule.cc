@@ -7,16 +7,6 @@
 
 namespace kvbench::runner {
 
-namespace {
-
-// The engine's state before repetition `rep` is thrown away (the executor
-// recreates the engine): PhaseExecutor::RunRepetition's rule.
-bool Resets(const PhaseSpec& s, size_t phase, int rep) {
-  return s.fresh || (phase == 0 && rep > 0);
-}
-
-}  // namespace
-
 size_t RowsPerEngine(const Workload& workload) {
   size_t n = 0;
   for (const PhaseSpec& p : workload.phases) n += ExpandMatrix(p).size();
@@ -46,6 +36,19 @@ bool ChangesState(const PhaseSpec& s) {
   }
 }
 
+bool ResetsBefore(const Workload& w, const PhaseSpec& s, size_t phase, int run) {
+  return s.fresh || (phase == 0 && run > 0 && w.preloaded == 0 && ChangesState(s));
+}
+
+int WarmupRepetitions(const Workload& w, const PhaseSpec& s, size_t phase) {
+  const PhaseOpInfo& info = InfoOf(s.op);
+  if (info.single_run) return 0;
+  if (info.shape != PhaseShape::kStream && info.shape != PhaseShape::kRecord) return 0;
+  const bool starts_empty = s.fresh || (phase == 0 && w.preloaded == 0);
+  if (ChangesState(s) && !starts_empty) return 0;
+  return w.measurement.warmup_repetitions;
+}
+
 void WalkEngineSchedule(const Workload& w, const std::vector<bool>& measured,
                         const Capabilities& caps, int first_row,
                         const std::function<void(const EngineStep&)>& emit) {
@@ -73,7 +76,7 @@ void WalkEngineSchedule(const Workload& w, const std::vector<bool>& measured,
         continue;
       }
       for (int rep = 0; rep < std::max(1, spec.repetitions); ++rep) {
-        const bool reset = Resets(spec, p, rep);
+        const bool reset = ResetsBefore(w, spec, p, rep);
         if (reset) pending.clear();
         if (ChangesState(spec)) {
           pending.push_back({EngineStep::kReplay, p, m, rep, 0});

@@ -51,4 +51,20 @@ void WalkEngineSchedule(const Workload& workload, const std::vector<bool>& measu
 // replays only what does.
 bool ChangesState(const PhaseSpec& spec);
 
+// Whether the engine's state is thrown away (the engine recreated, empty)
+// before run `run` of a matrix point of phase `phase` (0 = its first run,
+// warm-up repetitions counted): before every run of a fresh phase, and in the
+// first phase from the second run on where that phase changes the state and
+// began from an empty engine (nothing preloaded), so every repetition does
+// the same work. PhaseExecutor follows it; so do a shard's replays.
+bool ResetsBefore(const Workload& workload, const PhaseSpec& spec, size_t phase, int run);
+
+// The warm-up repetitions a matrix point of `spec` runs before its measured
+// ones (Measurement::warmup_repetitions), or 0 where a repetition would leave
+// something later repetitions or phases see: a phase that changes the state
+// unless every repetition starts from an empty engine (ResetsBefore), a
+// phase run once (PhaseOpInfo::single_run), single calls and recreates. A
+// warm-up repetition thus changes nothing a shard's replay must redo.
+int WarmupRepetitions(const Workload& workload, const PhaseSpec& spec, size_t phase);
+
 }  // namespace kvbench::runner

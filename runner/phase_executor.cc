@@ -17,6 +17,7 @@
 #include "datasets/key_generator.h"
 #include "datasets/random.h"
 #include "runner/cycle_clock.h"
+#include "runner/engine_schedule.h"
 #include "runner/page_cache.h"
 #include "runner/op_figures.h"
 #include "runner/phase_worker.h"
@@ -186,11 +187,36 @@ results::PhaseRun PhaseExecutor::Run(const PhaseSpec& spec, size_t phase_index,
     return run;
   }
   const auto wall0 = SteadyClock::now();
+  // Warm-up repetitions first: the same repetition, unthrottled (a warm-up
+  // paced at a low target would only wait) and on the cache as it is (the
+  // measured repetitions evict it themselves), its figures kept apart.
+  const int warmups = WarmupRepetitions(*in_.workload, spec, phase_index);
+  for (int w = 0; w < warmups; ++w) {
+    results::Repetition r;
+    bool unsupported = false;
+    MatrixPoint unthrottled = point;
+    unthrottled.target = 0;
+    unthrottled.cache = CacheState::kAsIs;
+    if (in_.progress != nullptr) in_.progress->Begin(phase_index, -1 - w, spec.count);
+    Status s = RunRepetition(spec, phase_index, -1 - w, w, unthrottled, &r, &unsupported);
+    if (in_.progress != nullptr) in_.progress->EndRepetition();
+    // Its summary figures say what the warm-up took; its histogram buckets
+    // and time series would only grow results.json.
+    r.time_series.reset();
+    for (results::OpFigures& op : r.ops) op.latency.buckets.clear();
+    run.warmup_repetitions.push_back(std::move(r));
+    if (!s.ok()) {
+      run.status = unsupported ? "unsupported" : "failed";
+      run.reason = "warm-up repetition: " + s.ToString();
+      run.wall_seconds = SecondsSince(wall0);
+      return run;
+    }
+  }
   for (int rep = 0; rep < spec.repetitions; ++rep) {
     results::Repetition r;
     bool unsupported = false;
     if (in_.progress != nullptr) in_.progress->Begin(phase_index, rep, spec.count);
-    Status s = RunRepetition(spec, phase_index, rep, point, &r, &unsupported);
+    Status s = RunRepetition(spec, phase_index, rep, warmups + rep, point, &r, &unsupported);
     if (in_.progress != nullptr) in_.progress->EndRepetition();
     run.repetitions.push_back(std::move(r));
     if (!s.ok()) {
@@ -212,14 +238,14 @@ Status PhaseExecutor::Replay(const PhaseSpec& spec, size_t phase_index, int rep,
   in_.progress = nullptr;
   results::Repetition ignored;
   bool unsupported = false;
-  Status s = RunRepetition(spec, phase_index, rep, unthrottled, &ignored, &unsupported);
+  Status s = RunRepetition(spec, phase_index, rep, rep, unthrottled, &ignored, &unsupported);
   in_.progress = progress;
   return s;
 }
 
 Status PhaseExecutor::RunRepetition(const PhaseSpec& spec, size_t phase_index, int rep,
-                                    const MatrixPoint& point, results::Repetition* out,
-                                    bool* unsupported) {
+                                    int run_index, const MatrixPoint& point,
+                                    results::Repetition* out, bool* unsupported) {
   // Make the engine's state what the phase asks for. An engine that keeps
   // nothing across a reopen (in-memory) has no files to make cold: closing it
   // would lose the data, so it runs as it is and no open time is recorded.
@@ -227,7 +253,9 @@ Status PhaseExecutor::RunRepetition(const PhaseSpec& spec, size_t phase_index, i
   const bool durable = engine_->adapter()->capabilities().durable;
   // A phase that starts from an empty database (fresh, or the first phase)
   // starts every repetition from one, so every repetition does the same work.
-  if (spec.fresh || (phase_index == 0 && rep > 0)) KVBENCH_RETURN_IF_ERROR(engine_->Recreate());
+  if (ResetsBefore(*in_.workload, spec, phase_index, run_index)) {
+    KVBENCH_RETURN_IF_ERROR(engine_->Recreate());
+  }
   const uint64_t seed = datasets::HashOf(in_.workload->seed, 0x7068617365,
                                          phase_index * 1000003 + static_cast<uint64_t>(rep));
   // Warm-up: the same kind of work, unmeasured, before the measured pass. It

@@ -85,7 +85,10 @@ class PhaseExecutor {
   Status Replay(const PhaseSpec& spec, size_t phase_index, int rep, const MatrixPoint& point);
 
  private:
-  Status RunRepetition(const PhaseSpec& spec, size_t phase_index, int rep,
+  // Repetition `rep` (its seed; a warm-up's is negative), the point's run
+  // `run_index` counting warm-ups (whether the engine starts it empty:
+  // ResetsBefore).
+  Status RunRepetition(const PhaseSpec& spec, size_t phase_index, int rep, int run_index,
                        const MatrixPoint& point, results::Repetition* out, bool* unsupported);
   Status RunSingleCall(PhaseOp op, results::Repetition* out);
   Status RunRecreate(uint64_t count, results::Repetition* out);

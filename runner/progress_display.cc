@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "common/number_format.h"
+#include "runner/engine_schedule.h"
 
 namespace kvbench::runner {
 
@@ -35,9 +36,11 @@ size_t TerminalWidth(const RunPosition& position) {
 constexpr size_t kRateWidth = 11;
 constexpr size_t kMicrosWidth = 7;  // up to 999,999 us; a slower p99 pushes the interval out
 
-uint64_t PhaseWork(const PhaseSpec& p) {
-  return std::max<uint64_t>(1, p.count) * static_cast<uint64_t>(std::max(1, p.repetitions)) *
-         ExpandMatrix(p).size();
+// Operations of every repetition of the phase, its warm-ups included.
+uint64_t PhaseWork(const Workload& w, size_t index) {
+  const PhaseSpec& p = w.phases[index];
+  const int runs = std::max(1, p.repetitions) + WarmupRepetitions(w, p, index);
+  return std::max<uint64_t>(1, p.count) * static_cast<uint64_t>(runs) * ExpandMatrix(p).size();
 }
 
 }  // namespace
@@ -89,7 +92,7 @@ std::string PointDoneLine(const results::PhaseRun& run, const LiveColumns& colum
 
 uint64_t PlannedWork(const Workload& workload) {
   uint64_t total = 0;
-  for (const PhaseSpec& p : workload.phases) total += PhaseWork(p);
+  for (size_t i = 0; i < workload.phases.size(); ++i) total += PhaseWork(workload, i);
   return total;
 }
 
@@ -130,10 +133,12 @@ std::string ProgressDisplay::Line(uint64_t done, double seconds) const {
           ? fmt::format(" | fork {}/{}", position_.fork + 1, position_.fork_count)
           : std::string();
   return fmt::format(
-      "engine {}/{} {}{} | phase {}/{} {} | rep {}/{} | {:5.1f}% {:>12} ops/s | {} left {} | run "
+      "engine {}/{} {}{} | phase {}/{} {} | {} | {:5.1f}% {:>12} ops/s | {} left {} | run "
       "{} left {}",
       position_.engine_index + 1, position_.engine_count, engine_, fork, phase_ + 1,
-      workload_.phases.size(), p.name, repetition_ + 1, p.repetitions,
+      workload_.phases.size(), p.name,
+      repetition_ < 0 ? std::string("warm-up")
+                      : fmt::format("rep {}/{}", repetition_ + 1, p.repetitions),
       100.0 * static_cast<double>(done) / static_cast<double>(ops_total_),
       fmt::format("{:.0f}", rate), Duration(seconds), Duration(phase_eta), Duration(run_elapsed),
       Duration(run_eta));

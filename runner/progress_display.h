@@ -64,7 +64,8 @@ class ProgressDisplay {
  public:
   ProgressDisplay(const Workload& workload, const RunPosition& position, std::string engine);
 
-  // The phase, matrix point and repetition about to run (phase_index 0-based).
+  // The phase, matrix point and repetition about to run (phase_index 0-based;
+  // a negative repetition is a warm-up, shown as such).
   void Begin(size_t phase_index, int repetition, uint64_t ops_total);
   // Redraws the line with `done` of the repetition's operations after `seconds`.
   void Draw(uint64_t done, double seconds) const;

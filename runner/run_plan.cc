@@ -1,4 +1,6 @@
 #include "runner/run_plan.h"
+
+#include "runner/engine_schedule.h"
 #include "runner/record_source.h"
 
 #include <fmt/core.h>
@@ -56,6 +58,10 @@ Status CheckOverrides(const RunOverrides& o) {
   }
   if (o.forks < 0 || o.forks > kMaxForks) {
     return Status::InvalidArgument(fmt::format("--forks: {} is not from 1 to {}", o.forks, kMaxForks));
+  }
+  if (o.warmup_repetitions < -1 || o.warmup_repetitions > kMaxWarmupRepetitions) {
+    return Status::InvalidArgument(fmt::format("--warmup-repetitions: {} is not from 0 to {}",
+                                               o.warmup_repetitions, kMaxWarmupRepetitions));
   }
   for (const std::string& e : o.engines) {
     if (e.empty()) return Status::InvalidArgument("--engines: an empty engine name");
@@ -294,6 +300,9 @@ Status ApplyOverrides(const RunOverrides& overrides, Workload* workload) {
     for (PhaseSpec& phase : w.phases) phase.repetitions = overrides.repeat;
   }
   if (overrides.forks > 0) w.measurement.forks = overrides.forks;
+  if (overrides.warmup_repetitions >= 0) {
+    w.measurement.warmup_repetitions = overrides.warmup_repetitions;
+  }
   // A repetition of a phase that changes state for good would measure other
   // work (phase_op.h): once, whatever the workload or --repeat say.
   for (PhaseSpec& phase : w.phases) {
@@ -518,6 +527,13 @@ std::string DescribePlan(const RunPlan& plan) {
                   : fmt::format("  {} (line {}): op={}", p.name, p.line, NameOf(p.op));
     for (const auto& [k, v] : PhaseParameters(p)) out += fmt::format(" {}={}", k, v);
     out += "\n";
+    const int warmups = WarmupRepetitions(w, p, static_cast<size_t>(&p - w.phases.data()));
+    if (warmups > 0) {
+      out += fmt::format("    warm-up: {} repetition{} before the measured ones, discarded\n",
+                         warmups, warmups == 1 ? "" : "s");
+    } else if (w.measurement.warmup_repetitions > 0) {
+      out += "    warm-up: none (a repetition changes what later ones see)\n";
+    }
     for (const MatrixPoint& m : ExpandMatrix(p)) {
       out += fmt::format("    threads={} target={} cache={}\n", m.threads,
                          m.target > 0 ? fmt::format("{} ops/s", m.target) : "unthrottled",

@@ -23,6 +23,9 @@ struct RunOverrides {
   double scale = 1.0;                // --scale
   int repeat = 0;                    // --repeat: repetitions of every phase (0 = as written)
   int forks = 0;                     // --forks: processes per engine (0 = as written)
+  // --warmup-repetitions: discarded repetitions before the measured ones
+  // (-1 = as written).
+  int warmup_repetitions = -1;
   std::optional<uint64_t> seed;      // --seed: replaces every dataset seed
   double timeout_s = 0;              // --timeout: per engine (0 = as written)
   // -p name=value: YCSB property overrides (YCSB property files only).

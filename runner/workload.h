@@ -45,6 +45,7 @@ inline constexpr uint64_t kMaxBatch = 10'000'000;         // writes per transact
 inline constexpr uint64_t kMaxScanLimit = 1'000'000'000;  // entries per scan
 inline constexpr int kMaxRepetitions = 1'000'000;
 inline constexpr int kMaxForks = 1000;
+inline constexpr int kMaxWarmupRepetitions = 100;
 inline constexpr double kMaxTargetOpsPerSec = 1e10;  // beyond any engine's rate
 inline constexpr double kMaxProportion = 1e9;        // a mix's weights are relative
 inline constexpr uint32_t kMaxRecordField = 65535;   // a record field's index
@@ -203,6 +204,14 @@ struct Measurement {
   // (memory placement, the CPU a process lands on) that repetitions within
   // one process cannot show.
   int forks = 1;
+  // Warm-up repetitions (as JMH's warm-up iterations): before a matrix
+  // point's measured repetitions, this many of the same repetition run and
+  // are discarded from its figures (results.json keeps them apart, as
+  // PhaseRun::warmup_repetitions). Only where a repetition leaves nothing
+  // later ones see (runner::WarmsUp: read-only phases, and phases that start
+  // every repetition from an empty database); never in YCSB property files,
+  // whose figures YCSB measures from the first operation.
+  int warmup_repetitions = 1;
 };
 
 // YCSB's output settings, from a property file's properties.

@@ -415,12 +415,14 @@ void NoteLine(Workload* w, const std::string& field, const toml::node& n) {
   w->field_lines[field] = static_cast<int>(n.source().begin.line);
 }
 
-// [measurement]: intervals, HdrHistogram logs, the operation buffer, forks.
+// [measurement]: intervals, HdrHistogram logs, the operation buffer, forks,
+// warm-up repetitions.
 void ReadMeasurement(Checker& c, const toml::table& root, Workload* out) {
   Workload& w = *out;
   if (const toml::node* n = root.get("measurement")) {
     if (const toml::table* m = n->as_table()) {
-      c.OnlyKnownKeys(*m, "measurement.", {"interval", "hdrhistogram", "op_buffer_mib", "forks"});
+      c.OnlyKnownKeys(*m, "measurement.", {"interval", "hdrhistogram", "op_buffer_mib", "forks",
+                                           "warmup_repetitions"});
       c.Number(*m, "measurement.", "interval", 0.001, 3600, &w.measurement.interval_s);
       c.Bool(*m, "measurement.", "hdrhistogram", &w.measurement.hdrhistogram);
       double mib = 0;
@@ -430,6 +432,10 @@ void ReadMeasurement(Checker& c, const toml::table& root, Workload* out) {
       int64_t forks = 0;
       if (c.Integer(*m, "measurement.", "forks", 1, kMaxForks, &forks)) {
         w.measurement.forks = static_cast<int>(forks);
+      }
+      int64_t warmups = 0;
+      if (c.Integer(*m, "measurement.", "warmup_repetitions", 0, kMaxWarmupRepetitions, &warmups)) {
+        w.measurement.warmup_repetitions = static_cast<int>(warmups);
       }
     } else {
       c.Fail(n->source(), "measurement", "must be a table");

@@ -6,7 +6,10 @@
 //   after every commit of a batched one;
 // - a warm-up runs before a cold phase's eviction, never after it;
 // - a paced batch begins when its first operation is due, not before the
-//   pacing wait (an engine's batch may hold a lock through it).
+//   pacing wait (an engine's batch may hold a lock through it);
+// - warm-up repetitions (issue 29, item 5) run only where they change nothing
+//   a later repetition sees, before a cold phase's eviction, and a first
+//   phase that writes starts its measured repetition from an empty engine.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -17,6 +20,7 @@
 #include <vector>
 
 #include "adapters/adapter.h"
+#include "common/owned_dir.h"
 #include "datasets/key_generator.h"
 #include "datasets/value_generator.h"
 #include "runner/phase_executor.h"
@@ -106,7 +110,8 @@ class LoggingAdapter final : public Adapter {
 class PhaseSlipsTest : public ::testing::Test {
  protected:
   std::string RunPhases(const std::string& toml, size_t log_from,
-                        std::vector<Clock::time_point>* times = nullptr) {
+                        std::vector<Clock::time_point>* times = nullptr,
+                        std::vector<results::PhaseRun>* runs = nullptr) {
     Workload w;
     Status s = ParseWorkload(toml, "slips.toml", &w);
     EXPECT_TRUE(s.ok()) << s.ToString();
@@ -118,7 +123,9 @@ class PhaseSlipsTest : public ::testing::Test {
     EXPECT_TRUE(datasets::ParseValueOptions(w.value_params, &value_options).ok());
     datasets::ValueGenerator values(value_options, w.seed);
     OpenRequest request;
-    request.directory = dir_.path();
+    request.directory = dir_.path() + "/engine";
+    // As the runner's own engine folders are: marked, so a fresh start may empty it.
+    EXPECT_TRUE(ClaimDirectory(request.directory, "slips", ClaimMode::kReuseOwned).ok());
     EngineHandle handle("logging", std::make_unique<LoggingAdapter>(&log_), request);
     EXPECT_TRUE(handle.Open(nullptr).ok());
     PhaseInputs inputs;
@@ -131,6 +138,7 @@ class PhaseSlipsTest : public ::testing::Test {
       PhaseExecutor executor(inputs, &handle);
       const results::PhaseRun run = executor.Run(w.phases[i], i, ExpandMatrix(w.phases[i]).at(0));
       EXPECT_EQ(run.status, "ok") << run.phase << ": " << run.reason;
+      if (runs != nullptr) runs->push_back(run);
     }
     if (times != nullptr) times->assign(log_.times.begin() + start, log_.times.end());
     return log_.calls.substr(start);
@@ -146,9 +154,22 @@ class PhaseSlipsTest : public ::testing::Test {
   test::ScratchDir dir_{"slips"};
 };
 
+// No warm-up repetitions: the logs below are of one repetition each.
 constexpr const char* kHeader = R"(
 name = "slips"
 repetitions = 1
+[measurement]
+warmup_repetitions = 0
+[dataset]
+kind = "sequential"
+count = 40
+)";
+
+constexpr const char* kWarmHeader = R"(
+name = "warm"
+repetitions = 1
+[measurement]
+warmup_repetitions = 1
 [dataset]
 kind = "sequential"
 count = 40
@@ -187,8 +208,12 @@ sync = "commit"
   EXPECT_GT(reads, 50u);
   // Every write is followed by its sync, and only writes are.
   for (size_t i = 0; i + 1 < calls.size(); ++i) {
-    if (calls[i] == 'P') EXPECT_EQ(calls[i + 1], 'S') << "write " << i << " in " << calls;
-    if (calls[i] == 'S' && i + 1 < calls.size()) EXPECT_NE(calls[i + 1], 'S') << calls;
+    if (calls[i] == 'P') {
+      EXPECT_EQ(calls[i + 1], 'S') << "write " << i << " in " << calls;
+    }
+    if (calls[i] == 'S' && i + 1 < calls.size()) {
+      EXPECT_NE(calls[i + 1], 'S') << calls;
+    }
   }
   EXPECT_EQ(static_cast<size_t>(std::count(calls.begin(), calls.end(), 'S')), writes + 1);
 }
@@ -221,6 +246,56 @@ cache = "cold"
   // Warm-up gets, then the eviction (sync, close) and the reopen, then only
   // the measured gets: nothing reads the files between eviction and phase.
   EXPECT_EQ(calls, Repeat("G", 7) + "SXO" + Repeat("G", 20)) << calls;
+}
+
+// The first phase writes from an empty engine: its warm-up loads, the
+// engine is recreated (close, emptied, open), and the measured repetition
+// loads again. The read phase after it warms up with a whole repetition of
+// gets. The update phase changes what later phases read and is not warmed.
+TEST_F(PhaseSlipsTest, WarmUpRepetitionsRunOnlyWhereTheyChangeNothingLaterSeen) {
+  std::vector<results::PhaseRun> runs;
+  const std::string calls = RunPhases(std::string(kWarmHeader) + R"(
+[[phase]]
+name = "load"
+op = "insert"
+count = 40
+[[phase]]
+name = "get"
+op = "get"
+count = 20
+[[phase]]
+name = "update"
+op = "update"
+count = 10
+)", 0, nullptr, &runs);
+  EXPECT_EQ(calls, Repeat("P", 40) + "S" + "XO" + Repeat("P", 40) + "S" + Repeat("G", 20) +
+                       Repeat("G", 20) + Repeat("P", 10) + "S")
+      << calls;
+  ASSERT_EQ(runs.size(), 3u);
+  EXPECT_EQ(runs[0].warmup_repetitions.size(), 1u);
+  EXPECT_EQ(runs[0].repetitions.size(), 1u);
+  EXPECT_EQ(runs[1].warmup_repetitions.size(), 1u);
+  EXPECT_EQ(runs[1].warmup_repetitions.at(0).ops.at(0).ops, 20u);
+  EXPECT_TRUE(runs[2].warmup_repetitions.empty());
+}
+
+// A cold point's warm-up repetition reads as the cache is, before the
+// measured repetition's own eviction and reopen: nothing reads the files
+// between the eviction and the measured gets.
+TEST_F(PhaseSlipsTest, WarmUpRepetitionOfAColdPhaseRunsBeforeTheEviction) {
+  const std::string calls = RunPhases(std::string(kWarmHeader) + R"(
+[[phase]]
+name = "load"
+op = "insert"
+count = 40
+fresh = true
+[[phase]]
+name = "cold-get"
+op = "get"
+count = 20
+cache = "cold"
+)", 1);
+  EXPECT_EQ(calls, Repeat("G", 20) + "SXO" + Repeat("G", 20)) << calls;
 }
 
 // Under a target rate of 20 ops/s, operation i is due 50 ms after operation

@@ -1,5 +1,5 @@
-// `pbtree`: our prefix-compressing B+tree (engines/pbtree), one file
-// "pbtree.db" in the engine's directory.
+// `pbtree`: our prefix-compressing B+tree (engines/pbtree), the file
+// "pbtree.db" and its commit log "pbtree.db-log" in the engine's directory.
 //
 // Writes. Outside a batch each put or delete is its own write transaction
 // (autocommit). BeginBatch opens the engine's write transaction, which the
@@ -138,6 +138,7 @@ Status ParsePbtreeOptions(const EngineOptions& options, pbtree::Options* out) {
   KVBENCH_RETURN_IF_ERROR(options.GetInt64("pbtree.internal_restart_interval", &internal_interval));
   KVBENCH_RETURN_IF_ERROR(options.GetBool("pbtree.mmap_reads", &out->mmap_reads));
   KVBENCH_RETURN_IF_ERROR(options.GetBool("pbtree.huge_mapping", &out->huge_mapping));
+  KVBENCH_RETURN_IF_ERROR(options.GetBool("pbtree.wal", &out->wal));
   if (page_size != 4096 && page_size != 8192 && page_size != 16384 && page_size != 32768) {
     return Status::InvalidArgument("option 'pbtree.page_size': " + std::to_string(page_size) +
                                    " (must be 4096, 8192, 16384 or 32768)");
@@ -174,8 +175,11 @@ class PbtreeAdapter final : public Adapter {
         {"pbtree.cache_size", "256MiB",
          "bytes of pages cached in memory; the seed gives every engine plenty of cache"},
         {"pbtree.sync", "none",
-         "none: no fsync (a commit survives a process crash, not a power cut); commit: fsync "
-         "the pages, then the meta page, at every commit"},
+         "none: no fsync (a commit survives a process crash, not a power cut); commit: "
+         "fdatasync of the commit's log record (a checkpoint: of its pages, then its meta page)"},
+        {"pbtree.wal", "true",
+         "small commits append a record to a log beside the file and write their pages at "
+         "checkpoints (false: every commit writes its pages and a meta page)"},
         {"pbtree.restart_interval", "16",
          "keys between whole-key restart points in a leaf: larger compresses more, searches "
          "slower"},
@@ -202,10 +206,16 @@ class PbtreeAdapter final : public Adapter {
     d.process_crash = FaultPromise::kDurable;
     if (o.sync == pbtree::SyncMode::kCommit) {
       d.power_loss = FaultPromise::kDurable;
-      d.basis =
-          "pbtree.sync=commit: fdatasync of the pages, then of the meta page, at every commit";
+      d.basis = o.wal ? "pbtree.sync=commit: a commit appends its record to the log and "
+                        "fdatasyncs it (a checkpoint fdatasyncs its pages, then its meta page); "
+                        "open replays the log's checksummed records after the last checkpoint"
+                      : "pbtree.sync=commit, pbtree.wal=false: fdatasync of the pages, then of "
+                        "the meta page, at every commit";
     } else {
-      d.basis = "pbtree.sync=none: no fsync; a commit survives a process crash, not a power cut";
+      d.basis = o.wal ? "pbtree.sync=none: no fsync; a commit's log record is written to the OS "
+                        "at commit, so it survives a process crash, not a power cut"
+                      : "pbtree.sync=none, pbtree.wal=false: no fsync; a commit survives a "
+                        "process crash, not a power cut";
     }
     return d;
   }

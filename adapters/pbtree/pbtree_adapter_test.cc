@@ -3,6 +3,7 @@
 // sessions, and sessions reading on other threads while one commits.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <filesystem>
 #include <map>
@@ -84,13 +85,16 @@ TEST_F(PbtreeAdapterTest, BadOptionsAreRefusedByName) {
   ASSERT_TRUE(session_->Put("k", "v").ok());
 }
 
-TEST_F(PbtreeAdapterTest, ListsItsOneFile) {
+TEST_F(PbtreeAdapterTest, ListsItsFileAndItsLog) {
   ASSERT_TRUE(Open({}).ok());
   ASSERT_TRUE(session_->Put("k", "v").ok());
   std::vector<std::string> files;
   ASSERT_TRUE(adapter_->ListFiles(&files).ok());
-  ASSERT_EQ(files.size(), 1u);
-  EXPECT_EQ(fs::path(files[0]).filename(), "pbtree.db");
+  ASSERT_EQ(files.size(), 2u);
+  std::vector<std::string> names{fs::path(files[0]).filename(), fs::path(files[1]).filename()};
+  std::sort(names.begin(), names.end());
+  EXPECT_EQ(names[0], "pbtree.db");
+  EXPECT_EQ(names[1], "pbtree.db-log");
 }
 
 TEST_F(PbtreeAdapterTest, ReorganizeShrinksTheFileAndKeepsTheData) {

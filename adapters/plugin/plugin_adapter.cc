@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "adapters/support/batch_gate.h"
+#include "adapters/support/batch_state.h"
 
 namespace kvbench::plugin_host {
 namespace {
@@ -52,7 +53,7 @@ class EngineState {
   const std::string& name() const { return name_; }
   bool broken() const { return broken_.load(std::memory_order_relaxed); }
 
-  Status Breach(std::string what) {
+  [[gnu::noinline, gnu::cold]] Status Breach(std::string what) {
     std::lock_guard lock(mutex_);
     if (!broken_.load(std::memory_order_relaxed)) {
       breach_ = Status::Internal("plugin engine '" + name_ + "' (" + engine_->plugin_path +
@@ -61,7 +62,7 @@ class EngineState {
     }
     return breach_;
   }
-  Status BreachStatus() {
+  [[gnu::noinline, gnu::cold]] Status BreachStatus() {
     std::lock_guard lock(mutex_);
     return breach_;
   }
@@ -75,7 +76,7 @@ class EngineState {
     return CheckFailure(code, buffer, function);
   }
 
-  [[gnu::noinline]] Status CheckFailure(kvbench_status code, MessageBuffer& buffer,
+  [[gnu::noinline, gnu::cold]] Status CheckFailure(kvbench_status code, MessageBuffer& buffer,
                                         const char* function) {
     if (!buffer.GuardIntact()) {
       buffer.RestoreGuard();
@@ -146,9 +147,10 @@ void AddFile(void* context, const char* path) {
 
 // Copies a value into the caller's string, which the runner reuses: after
 // warm-up the bytes fit, and a copy into place skips std::string::assign's
-// general path.
-inline void CopyValue(const char* data, size_t size, std::string* value) {
-  if (size <= value->capacity()) {
+// general path. Out of line, so that the timed calls' own frames stay small
+// (it is where a value's bytes are copied, a call to memcpy either way).
+[[gnu::noinline]] void CopyValue(const char* data, size_t size, std::string* value) {
+  if (size <= value->capacity()) [[likely]] {
     value->resize(size);
     if (size > 0) std::memcpy(value->data(), data, size);
   } else {
@@ -163,13 +165,29 @@ int SetValue(void* context, const char* data, size_t size) {
   return 0;
 }
 
-// A session of a plugin engine. On an engine whose capabilities (at open)
-// say no concurrent writers, the host keeps the promise of adapters/adapter.h
-// itself, without trusting the plugin to: each put and remove, and each batch
-// from begin to commit or abort, holds the engine's writer gate exclusively,
-// so one session writes at a time (readers are not held). The gate may be
-// released by another thread than took it (a session may move between
-// threads between calls).
+// A session of a plugin engine.
+//
+// Batches: the host keeps each session's batch state itself (BatchState,
+// adapters/support/batch_state.h), so a misuse (a second begin, a commit or
+// abort with no batch open) gets the words every built-in adapter uses, after
+// the engine's name, and never reaches the plugin: the plugin's begin_batch is
+// called only with no batch open, commit_batch and abort_batch only with one.
+// A commit ends the batch whatever it returns; an abort ends it unless the
+// engine answers NOT_SUPPORTED (its batches only group writes: the batch stays
+// open until commit).
+//
+// Writers: on an engine whose capabilities (at open) say no concurrent
+// writers, the host keeps the promise of adapters/adapter.h itself, without
+// trusting the plugin to: each put and remove, and each batch from begin to
+// commit or abort, holds the engine's writer gate exclusively, so one session
+// writes at a time (readers are not held). The gate may be released by
+// another thread than took it (a session may move between threads between
+// calls).
+//
+// Cost: the data calls are what a benchmark times, so their OK path is the
+// breach flag, one indirect call, and the status and guard-byte compares
+// (EngineState::Check); building a Status with a message happens only on the
+// out-of-line failure path.
 class PluginSession final : public Session {
  public:
   PluginSession(std::shared_ptr<EngineState> state, kvbench_session* handle,
@@ -177,80 +195,80 @@ class PluginSession final : public Session {
       : state_(std::move(state)),
         api_(state_->api()),
         handle_(handle),
+        put_(api_.put),
+        get_ref_(api_.get_ref),
         serialise_writes_(serialise_writes) {}
   ~PluginSession() override {
     api_.close_session(handle_);  // aborts an open batch: the gate is released after it
-    if (in_batch_gate_) state_->writer_gate().ExitExclusive();
+    if (holds_gate_for_batch()) state_->writer_gate().ExitExclusive();
   }
 
   Status Put(Slice key, Slice value) override {
     KVBENCH_PLUGIN_GUARD(state_);
-    WriteTurn turn(this);
+    if (needs_write_turn()) [[unlikely]] return PutInTurn(key, value);
     return state_->Check(
-        api_.put(handle_, key.data(), key.size(), value.data(), value.size(), buffer_.ForCall()),
+        put_(handle_, key.data(), key.size(), value.data(), value.size(), buffer_.ForCall()),
         buffer_, "put");
   }
 
   Status Get(Slice key, std::string* value) override {
     KVBENCH_PLUGIN_GUARD(state_);
-    if (api_.get_ref != nullptr) {
-      // ABI 1.1: one copy, straight from the plugin's bytes into *value.
-      const char* data = nullptr;
-      size_t size = 0;
-      const kvbench_status code =
-          api_.get_ref(handle_, key.data(), key.size(), &data, &size, buffer_.ForCall());
-      if (code == KVBENCH_OK && buffer_.GuardIntact()) [[likely]] {
-        if (data == nullptr && size > 0) [[unlikely]] {
-          return state_->Breach("get_ref returned OK with no bytes for a " + std::to_string(size) +
-                                "-byte value");
-        }
-        CopyValue(data, size, value);
-        return Status::OK();
-      }
-      return state_->CheckFailure(code, buffer_, "get_ref");
-    }
-    ValueTarget target{value};
-    const kvbench_value_sink sink{&target, &SetValue};
-    const kvbench_status code = api_.get(handle_, key.data(), key.size(), &sink, buffer_.ForCall());
+    if (get_ref_ == nullptr) [[unlikely]] return GetThroughSink(key, value);
+    // ABI 1.1: one copy, straight from the plugin's bytes into *value.
+    const char* data = nullptr;
+    size_t size = 0;
+    const kvbench_status code =
+        get_ref_(handle_, key.data(), key.size(), &data, &size, buffer_.ForCall());
     if (code == KVBENCH_OK && buffer_.GuardIntact()) [[likely]] {
-      if (!target.set) return state_->Breach("get returned OK without passing a value");
+      if (size == 0) {
+        value->clear();
+      } else if (data != nullptr) [[likely]] {
+        CopyValue(data, size, value);
+      } else {
+        return NoBytes(size);
+      }
       return Status::OK();
     }
-    return state_->CheckFailure(code, buffer_, "get");
+    return state_->CheckFailure(code, buffer_, "get_ref");
   }
 
   Status Delete(Slice key) override {
     KVBENCH_PLUGIN_GUARD(state_);
-    WriteTurn turn(this);
+    if (needs_write_turn()) [[unlikely]] return DeleteInTurn(key);
     return state_->Check(api_.remove(handle_, key.data(), key.size(), buffer_.ForCall()), buffer_,
                          "remove");
   }
 
   Status BeginBatch() override {
     KVBENCH_PLUGIN_GUARD(state_);
-    const bool take = serialise_writes_ && !in_batch_gate_;
-    if (take) state_->writer_gate().EnterExclusive();
-    Status s =
-        state_->Check(api_.begin_batch(handle_, buffer_.ForCall()), buffer_, "begin_batch");
-    if (take && s.ok()) {
-      in_batch_gate_ = true;
-    } else if (take) {
-      state_->writer_gate().ExitExclusive();
-    }
-    return s;
+    if (batch_.open()) return Misuse(batch_.Begin());
+    return batch_.Begin([&] {
+      if (serialise_writes_) state_->writer_gate().EnterExclusive();
+      Status s =
+          state_->Check(api_.begin_batch(handle_, buffer_.ForCall()), buffer_, "begin_batch");
+      if (!s.ok() && serialise_writes_) state_->writer_gate().ExitExclusive();
+      return s;
+    });
   }
   Status CommitBatch() override {
     KVBENCH_PLUGIN_GUARD(state_);
-    Status s =
-        state_->Check(api_.commit_batch(handle_, buffer_.ForCall()), buffer_, "commit_batch");
-    EndBatchTurn();
+    if (!batch_.open()) return Misuse(batch_.Commit());
+    Status s = batch_.Commit([&] {
+      return state_->Check(api_.commit_batch(handle_, buffer_.ForCall()), buffer_,
+                           "commit_batch");
+    });
+    if (serialise_writes_) state_->writer_gate().ExitExclusive();
     return s;
   }
   Status AbortBatch() override {
     KVBENCH_PLUGIN_GUARD(state_);
+    if (!batch_.open()) return Misuse(batch_.Abort());
     Status s = state_->Check(api_.abort_batch(handle_, buffer_.ForCall()), buffer_, "abort_batch");
     // A non-transactional engine cannot abort: its batch stays open until commit.
-    if (!s.IsNotSupported()) EndBatchTurn();
+    if (!s.IsNotSupported()) {
+      batch_.Reset();
+      if (serialise_writes_) state_->writer_gate().ExitExclusive();
+    }
     return s;
   }
 
@@ -271,16 +289,13 @@ class PluginSession final : public Session {
   }
 
  private:
-  // Holds the writer gate for one put or remove outside a batch.
+  // Holds the writer gate for one put or remove outside a batch (needs_write_turn).
   class WriteTurn {
    public:
-    explicit WriteTurn(PluginSession* s)
-        : gate_(s->serialise_writes_ && !s->in_batch_gate_ ? &s->state_->writer_gate() : nullptr) {
-      if (gate_ != nullptr) gate_->EnterExclusive();
+    explicit WriteTurn(PluginSession* s) : gate_(&s->state_->writer_gate()) {
+      gate_->EnterExclusive();
     }
-    ~WriteTurn() {
-      if (gate_ != nullptr) gate_->ExitExclusive();
-    }
+    ~WriteTurn() { gate_->ExitExclusive(); }
     WriteTurn(const WriteTurn&) = delete;
     WriteTurn& operator=(const WriteTurn&) = delete;
 
@@ -288,18 +303,57 @@ class PluginSession final : public Session {
     BatchGate* gate_;
   };
 
-  void EndBatchTurn() {
-    if (in_batch_gate_) {
-      in_batch_gate_ = false;
-      state_->writer_gate().ExitExclusive();
+  // A put or remove outside a batch on an engine whose writes are serialised.
+  bool needs_write_turn() const { return serialise_writes_ && !batch_.open(); }
+
+  // Put and Delete holding the writer gate: out of line, so that the calls
+  // of an engine with concurrent writers carry none of the gate's code.
+  [[gnu::noinline]] Status PutInTurn(Slice key, Slice value) {
+    WriteTurn turn(this);
+    return state_->Check(
+        put_(handle_, key.data(), key.size(), value.data(), value.size(), buffer_.ForCall()),
+        buffer_, "put");
+  }
+  [[gnu::noinline]] Status DeleteInTurn(Slice key) {
+    WriteTurn turn(this);
+    return state_->Check(api_.remove(handle_, key.data(), key.size(), buffer_.ForCall()), buffer_,
+                         "remove");
+  }
+
+  // A session's open batch holds the writer gate when writes are serialised.
+  bool holds_gate_for_batch() const { return serialise_writes_ && batch_.open(); }
+
+  // BatchState's words for a misuse, after the engine's name as every message
+  // from a plugin engine is.
+  [[gnu::noinline, gnu::cold]] Status Misuse(const Status& words) const {
+    return words.WithContext(state_->name());
+  }
+
+  [[gnu::noinline, gnu::cold]] Status NoBytes(size_t size) {
+    return state_->Breach("get_ref returned OK with no bytes for a " + std::to_string(size) +
+                          "-byte value");
+  }
+
+  // ABI 1.0's get: the value comes through the sink.
+  [[gnu::noinline]] Status GetThroughSink(Slice key, std::string* value) {
+    ValueTarget target{value};
+    const kvbench_value_sink sink{&target, &SetValue};
+    const kvbench_status code = api_.get(handle_, key.data(), key.size(), &sink, buffer_.ForCall());
+    if (code == KVBENCH_OK && buffer_.GuardIntact()) [[likely]] {
+      if (!target.set) return state_->Breach("get returned OK without passing a value");
+      return Status::OK();
     }
+    return state_->CheckFailure(code, buffer_, "get");
   }
 
   std::shared_ptr<EngineState> state_;
   const kvbench_engine_api& api_;
   kvbench_session* handle_;
+  // The timed calls' pointers, read from the table once.
+  decltype(kvbench_engine_api::put) const put_;
+  decltype(kvbench_engine_api::get_ref) const get_ref_;  // NULL: an ABI 1.0 plugin's get
   const bool serialise_writes_;
-  bool in_batch_gate_ = false;  // this session's batch holds the writer gate
+  BatchState batch_;
   MessageBuffer buffer_;
 };
 

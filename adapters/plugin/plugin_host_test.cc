@@ -1,8 +1,9 @@
 // The plugin host (plugin_loader.h, plugin_adapter.h) against the test
 // plugins of testdata/abi_test_plugin.c: ABI 1.0 plugins still load and
 // work through get, 1.1's get_ref is used when present, results can name the
-// plugin (path, SHA-256, ABI), and an engine without concurrent writers never
-// sees two writers at once.
+// plugin (path, SHA-256, ABI), an engine without concurrent writers never
+// sees two writers at once, the host answers a batch misuse itself, and a
+// breach on a call that reports success still fails the engine.
 #include <dlfcn.h>
 #include <gtest/gtest.h>
 
@@ -157,6 +158,77 @@ TEST(PluginHost, WritersOfAnEngineWithoutConcurrentWritersRunOneAtATime) {
   EXPECT_EQ(failures.load(), 0);
   EXPECT_EQ(most(), 1) << "two writers were inside the plugin's put at once";
   Close(o);
+}
+
+TEST(PluginHost, BatchMisuseIsAnsweredByTheHostInEveryAdaptersWords) {
+  Status s = LoadPlugin(KVBENCH_ABI_TEST_PLUGIN, "", {});
+  ASSERT_TRUE(s.ok()) << s.ToString();
+  auto calls = TestSymbol<long (*)()>(KVBENCH_ABI_TEST_PLUGIN, "abi_test_batch_calls");
+  ASSERT_NE(calls, nullptr);
+  Opened o = Open("abi-batch");
+  ASSERT_TRUE(o.adapter);
+  ASSERT_FALSE(o.adapter->capabilities().transactional);
+  std::unique_ptr<Session> session;
+  ASSERT_TRUE(o.adapter->NewSession(&session).ok());
+  const long before = calls();
+  auto expect_misuse = [](const Status& st, const std::string& words) {
+    EXPECT_TRUE(st.IsInvalidArgument()) << st.ToString();
+    EXPECT_EQ(st.message(), "abi-batch: " + words);
+  };
+  expect_misuse(session->CommitBatch(), "commit batch: no batch open");
+  expect_misuse(session->AbortBatch(), "abort batch: no batch open");
+  EXPECT_EQ(calls() - before, 0) << "a misuse reached the plugin";
+
+  ASSERT_TRUE(session->BeginBatch().ok());
+  ASSERT_TRUE(session->Put("k", "v").ok());
+  expect_misuse(session->BeginBatch(), "begin batch: a batch is already open");
+  // Not transactional: the abort is the plugin's NotSupported, and the batch stays open.
+  EXPECT_TRUE(session->AbortBatch().IsNotSupported());
+  expect_misuse(session->BeginBatch(), "begin batch: a batch is already open");
+  ASSERT_TRUE(session->CommitBatch().ok());
+  expect_misuse(session->CommitBatch(), "commit batch: no batch open");
+  EXPECT_EQ(calls() - before, 3) << "begin, abort and commit, each once";
+  std::string value;
+  ASSERT_TRUE(session->Get("k", &value).ok());
+  EXPECT_EQ(value, "v");
+  session.reset();
+  Close(o);
+}
+
+// Each breach on a fresh engine: after it, every call on that engine fails with it.
+TEST(PluginHost, BreachesOnASuccessfulCallFailTheEngine) {
+  Status s = LoadPlugin(KVBENCH_ABI_TEST_PLUGIN, "", {});
+  ASSERT_TRUE(s.ok()) << s.ToString();
+  const std::map<std::string, std::string> breaches = {
+      {"nobytes", "get_ref returned OK with no bytes for a 5-byte value"},
+      {"overflow", "get_ref wrote past the end of its 512-byte message buffer"},
+      {"status", "get_ref returned 42, which is not a kvbench_status"},
+      {"negative", "get_ref returned -1, which is not a kvbench_status"},
+  };
+  for (const auto& [key, reason] : breaches) {
+    Opened o = Open("abi-breach");
+    ASSERT_TRUE(o.adapter);
+    std::unique_ptr<Session> session;
+    ASSERT_TRUE(o.adapter->NewSession(&session).ok());
+    ASSERT_TRUE(session->Put("fine", "value").ok());
+    std::string value;
+    ASSERT_TRUE(session->Get("fine", &value).ok()) << key;
+    Status breach = session->Get(key, &value);
+    EXPECT_EQ(breach.code(), Status::Code::kInternal) << key << ": " << breach.ToString();
+    EXPECT_NE(breach.message().find("plugin engine 'abi-breach'"), std::string::npos)
+        << breach.message();
+    EXPECT_NE(breach.message().find(reason), std::string::npos) << breach.message();
+    // The engine stays failed, with the first breach, for every call.
+    Status later = session->Get("fine", &value);
+    EXPECT_EQ(later.message(), breach.message()) << key;
+    EXPECT_EQ(session->Put("other", "v").message(), breach.message()) << key;
+    EXPECT_EQ(session->BeginBatch().message(), breach.message()) << key;
+    session.reset();
+    EXPECT_EQ(o.adapter->Close().message(), breach.message()) << key;
+    o.adapter.reset();
+    std::error_code ec;
+    fs::remove_all(o.directory, ec);
+  }
 }
 
 }  // namespace

@@ -2,7 +2,8 @@
 // its option, WhiteDB's own stderr messages kept off stderr, shared-memory
 // segments (created, removed, a foreign one left alone), key order with NUL
 // and 0x01 bytes, tombstones of referenced records, queries on bytes and
-// reference fields, and threads under WhiteDB's lock.
+// reference fields, threads under WhiteDB's lock, and record ids computed as
+// WhiteDB encodes them.
 // (The shared conformance suites in tests/ cover the contracts.)
 #include <gtest/gtest.h>
 #include <sys/ipc.h>
@@ -20,6 +21,7 @@
 #include <vector>
 
 #include "adapters/registry.h"
+#include "adapters/whitedb/whitedb_database.h"
 #include "adapters/whitedb/whitedb_messages.h"
 
 namespace kvbench {
@@ -141,6 +143,25 @@ TEST_F(WhitedbAdapterTest, BadOptionsNameTheOption) {
   EXPECT_NE(s.message().find("whitedb.shm_segment"), std::string::npos) << s.ToString();
   s = Open({{"whitedb.shm_segment", "-1"}});
   EXPECT_TRUE(s.IsInvalidArgument()) << s.ToString();
+}
+
+// Record ids are computed as offsets in the database instead of calling
+// wg_encode_record / wg_decode_record per record: they must be the same values,
+// in private memory and in a shared-memory segment.
+TEST(WhitedbDatabaseTest, RecordIdsAreWhiteDBsEncoding) {
+  for (const uint32_t segment : {0u, 1 + static_cast<uint32_t>(getpid()) % 65535}) {
+    std::unique_ptr<WhitedbDatabase> database;
+    ASSERT_TRUE(WhitedbDatabase::Attach({.size = 1 << 20, .shm_segment = segment}, &database).ok());
+    void* db = database->db();
+    for (int i = 0; i < 100; ++i) {
+      void* record = wg_create_raw_record(db, 1 + i % 7);
+      ASSERT_NE(record, nullptr);
+      const RecordId id = database->IdOf(record);
+      EXPECT_EQ(id, static_cast<RecordId>(wg_encode_record(db, record))) << segment;
+      EXPECT_EQ(database->RecordAt(id), wg_decode_record(db, static_cast<wg_int>(id))) << segment;
+      EXPECT_EQ(database->RecordAt(id), record);
+    }
+  }
 }
 
 // Pairs of 200 bytes into 1 MiB, until the database is full: one IOError

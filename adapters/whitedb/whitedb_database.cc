@@ -111,7 +111,18 @@ Status WhitedbDatabase::Attach(const WhitedbSettings& settings,
       return SegmentExists(settings.shm_segment, created);
     }
   }
-  out->reset(new WhitedbDatabase(settings, db, live));
+  // IdOf and RecordAt stand for wg_encode_record and wg_decode_record: the
+  // encoding of a record must be its offset from here.
+  auto* base = static_cast<char*>(wg_decode_record(db, 0));
+  // Owns the database from here: an early return frees it (or removes the segment).
+  std::unique_ptr<WhitedbDatabase> attached(new WhitedbDatabase(settings, db, base, live));
+  constexpr wg_int kProbe = 64;
+  if (base == nullptr || wg_encode_record(db, base + kProbe) != kProbe) {
+    return Status::Internal(
+        "whitedb: this libwgdb does not encode a record as its offset in the database (the "
+        "adapter's record ids assume it)");
+  }
+  *out = std::move(attached);
   return Status::OK();
 }
 

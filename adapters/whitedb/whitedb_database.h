@@ -83,6 +83,18 @@ class WhitedbDatabase {
 
   // WhiteDB's database handle, for every wg_ call.
   void* db() const { return db_; }
+
+  // A record's id, and the record of an id. WhiteDB encodes a record as its
+  // offset from the start of the database (encode_datarec_offset is the
+  // identity in its dbdata.h), which is all wg_encode_record and
+  // wg_decode_record compute, after checking the database handle on every
+  // call; the adapter's handle is checked once, at Attach, which also checks
+  // that this libwgdb encodes records so. The same values, without a library
+  // call per record (one per match of a query, one per insert).
+  RecordId IdOf(const void* record) const {
+    return static_cast<RecordId>(static_cast<const char*>(record) - base_);
+  }
+  void* RecordAt(RecordId id) const { return base_ + id; }
   const WhitedbSettings& settings() const { return settings_; }
 
   // IOError "whitedb: database full ..." naming whitedb.size, quoting what
@@ -103,24 +115,18 @@ class WhitedbDatabase {
     return id != 0 && (id & 7) == 0 && id < settings_.size &&
            (live_[id >> 9] >> ((id >> 3) & 63) & 1) != 0;
   }
-  void MarkLive(RecordId id) {
-    live_[id >> 9] |= uint64_t{1} << ((id >> 3) & 63);
-    ++live_count;
-  }
-  void MarkDead(RecordId id) {
-    live_[id >> 9] &= ~(uint64_t{1} << ((id >> 3) & 63));
-    --live_count;
-  }
-  uint64_t live_count = 0;
+  void MarkLive(RecordId id) { live_[id >> 9] |= uint64_t{1} << ((id >> 3) & 63); }
+  void MarkDead(RecordId id) { live_[id >> 9] &= ~(uint64_t{1} << ((id >> 3) & 63)); }
   // Deleted records WhiteDB still keeps because others refer to them.
   std::unordered_set<RecordId> tombstones;
 
  private:
-  WhitedbDatabase(const WhitedbSettings& settings, void* db, uint64_t* live)
-      : settings_(settings), db_(db), live_(live) {}
+  WhitedbDatabase(const WhitedbSettings& settings, void* db, char* base, uint64_t* live)
+      : settings_(settings), db_(db), base_(base), live_(live) {}
 
   const WhitedbSettings settings_;
   void* const db_;
+  char* const base_;  // offset 0 of the database (wg_decode_record(db, 0))
   // calloc'ed: pages of zeros are mapped only when a bit in them is set.
   uint64_t* const live_;
 };

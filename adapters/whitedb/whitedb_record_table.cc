@@ -44,47 +44,77 @@ Status WhitedbRecordTable::CreateRecord(RecordId* id) {
   if (!lock.ok()) return lock.status();
   void* record = wg_create_record(db_, field_count_);
   if (record == nullptr) return shared_->Full("a record");
-  *id = static_cast<RecordId>(wg_encode_record(db_, record));
+  *id = shared_->IdOf(record);
   shared_->MarkLive(*id);
   return Status::OK();
 }
 
 Status WhitedbRecordTable::InsertRecord(const std::vector<FieldValue>& fields, RecordId* id) {
-  if (fields.size() != field_count_) {
-    return Status::InvalidArgument("whitedb: insert of " + std::to_string(fields.size()) +
-                                   " fields into a table of " + std::to_string(field_count_));
-  }
+  // Locals, not members: the loop's calls could change members as far as the
+  // compiler knows, so members would be loaded again around every call.
+  void* const db = db_;
+  const uint32_t count = field_count_;
+  if (fields.size() != count) return WrongFieldCount(fields.size());
   WhitedbCallLock lock(*lock_, WhitedbCallLock::kWrite);
   if (!lock.ok()) return lock.status();
-  void* record = wg_create_raw_record(db_, field_count_);
+  void* const record = wg_create_raw_record(db, count);
   if (record == nullptr) return shared_->Full("a record");
-  for (uint32_t f = 0; f < field_count_; ++f) {
-    const FieldValue& v = fields[f];
+  const FieldValue* const values = fields.data();
+  for (uint32_t f = 0; f < count; ++f) {
     wg_int encoded;
-    // Integers first: the seed's common field, one branch.
-    if (v.type == FieldType::kInt64) {
-      encoded = wg_encode_int(db_, v.int_value);
-    } else if (v.type == FieldType::kNull) {
-      if (!Indexed(f)) continue;  // a raw record's fields are NULL already
-      encoded = 0;
-    } else {
-      if (v.type == FieldType::kReference && !shared_->IsLive(v.reference)) {
-        return InsertFailed(record, f, BadTarget(v.reference));
+    // Integers here, the seed's common field; every other type out of line.
+    if (values[f].type == FieldType::kInt64) [[likely]] {
+      encoded = wg_encode_int(db, values[f].int_value);
+      if (encoded == WG_ILLEGAL) [[unlikely]] {
+        return InsertFailed(record, f, shared_->Full("a field value"));
       }
-      Status s = EncodeWhitedbValue(db_, v, &encoded);
-      if (!s.ok()) return InsertFailed(record, f, std::move(s));
+    } else {
+      Status error;
+      wg_int other = 0;
+      if (!EncodeOtherField(f, values[f], &other, &error)) continue;
+      if (!error.ok()) return InsertFailed(record, f, std::move(error));
+      encoded = other;
     }
-    if (encoded == WG_ILLEGAL) return InsertFailed(record, f, shared_->Full("a field value"));
-    const wg_int r = wg_set_new_field(db_, record, f, encoded);
-    if (r < 0) {
-      if (r == kRefusedBeforeStoring) wg_free_encoded(db_, encoded);
-      return InsertFailed(record, r == kRefusedBeforeStoring ? f : f + 1,
-                          shared_->Full("an index entry"));
-    }
+    const wg_int r = wg_set_new_field(db, record, f, encoded);
+    if (r < 0) [[unlikely]] return SetNewFieldFailed(record, f, encoded, r);
   }
-  *id = static_cast<RecordId>(wg_encode_record(db_, record));
-  shared_->MarkLive(*id);
+  const RecordId rid = shared_->IdOf(record);
+  shared_->MarkLive(rid);
+  *id = rid;
   return Status::OK();
+}
+
+[[gnu::noinline]] bool WhitedbRecordTable::EncodeOtherField(uint32_t field, const FieldValue& v,
+                                                            wg_int* encoded, Status* error) {
+  if (v.type == FieldType::kNull) {
+    if (!Indexed(field)) return false;  // a raw record's fields are NULL already
+    *encoded = 0;
+    return true;
+  }
+  if (v.type == FieldType::kReference && !shared_->IsLive(v.reference)) {
+    *error = BadTarget(v.reference);
+    return true;
+  }
+  *error = EncodeWhitedbValue(db_, v, encoded);
+  if (error->ok() && *encoded == WG_ILLEGAL) *error = shared_->Full("a field value");
+  return true;
+}
+
+[[gnu::cold, gnu::noinline]] Status WhitedbRecordTable::WrongFieldCount(size_t given) const {
+  return Status::InvalidArgument("whitedb: insert of " + std::to_string(given) +
+                                 " fields into a table of " + std::to_string(field_count_));
+}
+
+[[gnu::cold, gnu::noinline]] Status WhitedbRecordTable::SetNewFieldFailed(void* record,
+                                                                          uint32_t field,
+                                                                          wg_int encoded,
+                                                                          wg_int result) {
+  // Refused before storing: the value is not in the record, so it is freed
+  // here and the field is still unset; otherwise the record holds it.
+  if (result == kRefusedBeforeStoring) wg_free_encoded(db_, encoded);
+  Status cause = shared_->Full("an index entry");
+  return InsertFailed(record, result == kRefusedBeforeStoring ? field : field + 1,
+                      std::move(cause));
 }
 
 [[gnu::cold, gnu::noinline]] Status WhitedbRecordTable::InsertFailed(void* record,
@@ -218,12 +248,12 @@ Status WhitedbRecordTable::ScanEqual(uint32_t field, const FieldValue& value, si
   uint64_t seen = 0;
   for (void* record = wg_get_first_record(db_); record != nullptr;
        record = wg_get_next_record(db_, record)) {
-    if (skip_tombstones && !shared_->IsLive(static_cast<RecordId>(wg_encode_record(db_, record)))) {
+    if (skip_tombstones && !shared_->IsLive(shared_->IdOf(record))) {
       continue;
     }
     ++seen;
     if (probe.Matches(wg_get_field(db_, record, field))) {
-      matches->push_back(static_cast<RecordId>(wg_encode_record(db_, record)));
+      matches->push_back(shared_->IdOf(record));
       if (limit != 0 && matches->size() == limit) break;
     }
   }
@@ -283,7 +313,7 @@ Status WhitedbRecordTable::QueryEqual(uint32_t field, const FieldValue& value, s
     return Status::IOError("whitedb: wg_make_query failed" + TakeWhitedbMessages());
   }
   while (void* record = wg_fetch(db_, query)) {
-    const auto id = static_cast<RecordId>(wg_encode_record(db_, record));
+    const RecordId id = shared_->IdOf(record);
     if (filter && (!shared_->IsLive(id) ||
                    (reference && wg_get_field(db_, record, field) != param.encoded()))) {
       continue;

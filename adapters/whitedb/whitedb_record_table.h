@@ -4,7 +4,7 @@
 //
 //   RecordId       the encoded record (wg_encode_record), which is the record's
 //                  offset in the database: never 0, and a reference field maps
-//                  1:1 to a RecordId;
+//                  1:1 to a RecordId (computed as the offset, WhitedbDatabase::IdOf);
 //   CreateRecord   wg_create_record (fields NULL, and indexed as NULL);
 //   InsertRecord   wg_create_raw_record, then wg_set_new_field per field (speed5);
 //                  a NULL field is left as created unless the field is indexed;
@@ -65,16 +65,22 @@ class WhitedbRecordTable final : public RecordTable {
   Status FollowReference(RecordId id, uint32_t field, RecordId* target) override;
 
  private:
-  void* Record(RecordId id) const { return wg_decode_record(db_, static_cast<wg_int>(id)); }
+  void* Record(RecordId id) const { return shared_->RecordAt(id); }
   bool Indexed(uint32_t field) const {
     return field <= kWhitedbMaxIndexedField && shared_->indexed[field];
   }
   // Deletes tombstones among targets_ that nothing refers to any more.
   void ReapTargets();
+  // InsertRecord's field of a type other than int64: false for a NULL left
+  // as the raw record holds it; else its encoding in *encoded, or *error.
+  bool EncodeOtherField(uint32_t field, const FieldValue& v, wg_int* encoded, Status* error);
   // Undoes a half-inserted record (out of line: keeps InsertRecord small).
   Status InsertFailed(void* record, uint32_t unset_from, Status cause);
+  // wg_set_new_field's failure `result` on `field` of a half-inserted record.
+  Status SetNewFieldFailed(void* record, uint32_t field, wg_int encoded, wg_int result);
   // The statuses for failed checks (out of line: built only on errors).
   Status NoRecord(RecordId id) const;
+  Status WrongFieldCount(size_t given) const;
   Status BadField(uint32_t field) const;
   Status BadTarget(RecordId target) const;
 

@@ -171,7 +171,19 @@ class CommittedWalk {
 
 }  // namespace
 
+// Both verify the file: commits still only in the log are written first (a
+// read-only handle, which cannot write them, refuses).
+Status DB::CheckpointForWalk() {
+  if (!pager_->HasUnflushed()) return Status::OK();
+  if (options_.read_only) {
+    return Status::NotSupported(path_ + ": its log holds commits not yet in the file; open it "
+                                "read-write to check it");
+  }
+  return Checkpoint();
+}
+
 Status DB::Check(CheckReport* report) {
+  PBTREE_RETURN_IF_ERROR(CheckpointForWalk());
   Stats stats;
   CheckReport local;
   return CommittedWalk(pager_.get(), &stats).Run(report != nullptr ? report : &local);
@@ -179,6 +191,7 @@ Status DB::Check(CheckReport* report) {
 
 Status DB::GetStats(Stats* stats) {
   *stats = Stats();
+  PBTREE_RETURN_IF_ERROR(CheckpointForWalk());
   CheckReport report;
   PBTREE_RETURN_IF_ERROR(CommittedWalk(pager_.get(), stats).Run(&report));
   const Meta& m = pager_->committed();

@@ -5,7 +5,15 @@
 // and pass DB::Check (checksums, order, every page used once or free).
 //
 // Kills per sync mode: PBTREE_CRASH_KILLS (default 40; the full run
-// is 200: PBTREE_CRASH_KILLS=200 ./pbtree_crash_test).
+// is 200: PBTREE_CRASH_KILLS=200 ./pbtree_crash_test). Each sync mode runs
+// with the default log size (kills mostly between logged commits, and in the
+// replay-and-checkpoint of the reopen before) and with a 16 KiB log (a
+// checkpoint every few batches, so kills land inside checkpoints too).
+//
+// The log's crash cases, built byte for byte (WalStates): a torn or damaged
+// last record, a checkpoint whose pages reached the file but not its meta
+// page, one whose meta page did but whose log was not yet emptied, and
+// replaying the same log twice (read-only, then read-write).
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -20,8 +28,10 @@
 #include <string>
 #include <thread>
 
+#include "engines/pbtree/coding.h"
 #include "engines/pbtree/pbtree.h"
 #include "engines/pbtree/test_util.h"
+#include "engines/pbtree/wal.h"
 
 namespace pbtree {
 namespace {
@@ -66,9 +76,15 @@ struct Record {
 };
 
 // The child: continues from whatever batch the file holds, forever.
-[[noreturn]] void RunChild(const std::string& path, SyncMode sync, int fd) {
+struct CrashParams {
+  SyncMode sync;
+  uint64_t checkpoint_bytes;
+};
+
+[[noreturn]] void RunChild(const std::string& path, const CrashParams& params, int fd) {
   Options options;
-  options.sync = sync;
+  options.sync = params.sync;
+  options.wal_checkpoint_bytes = params.checkpoint_bytes;
   std::unique_ptr<DB> db;
   if (!DB::Open(options, path, &db).ok()) _exit(3);
   std::string value;
@@ -93,12 +109,13 @@ struct Record {
   }
 }
 
-class CrashTest : public ::testing::TestWithParam<SyncMode> {};
+class CrashTest : public ::testing::TestWithParam<CrashParams> {};
 
 TEST_P(CrashTest, KilledWriterLeavesExactlyTheLastCommittedBatch) {
   testing::ScratchDir dir;
   const std::string path = dir.File("crash.pbtree");
-  std::mt19937_64 rng(GetParam() == SyncMode::kNone ? 11 : 12);
+  const SyncMode sync = GetParam().sync;
+  std::mt19937_64 rng((sync == SyncMode::kNone ? 11 : 12) + GetParam().checkpoint_bytes % 7);
   Map model;
   uint64_t model_batch = 0;
   uint64_t kills_inside_commit = 0;
@@ -113,7 +130,7 @@ TEST_P(CrashTest, KilledWriterLeavesExactlyTheLastCommittedBatch) {
       RunChild(path, GetParam(), fds[1]);
     }
     close(fds[1]);
-    const int max_us = GetParam() == SyncMode::kNone ? 20000 : 60000;
+    const int max_us = sync == SyncMode::kNone ? 20000 : 60000;
     std::this_thread::sleep_for(std::chrono::microseconds(rng() % max_us));
     ::kill(pid, SIGKILL);
     int status = 0;
@@ -171,11 +188,194 @@ TEST_P(CrashTest, KilledWriterLeavesExactlyTheLastCommittedBatch) {
 }
 
 INSTANTIATE_TEST_SUITE_P(SyncModes, CrashTest,
-                         ::testing::Values(SyncMode::kNone, SyncMode::kCommit),
-                         [](const ::testing::TestParamInfo<SyncMode>& info) {
-                           return info.param == SyncMode::kNone ? std::string("SyncNone")
-                                                                : std::string("SyncCommit");
+                         ::testing::Values(CrashParams{SyncMode::kNone, 64u << 20},
+                                           CrashParams{SyncMode::kCommit, 64u << 20},
+                                           CrashParams{SyncMode::kNone, 16u << 10},
+                                           CrashParams{SyncMode::kCommit, 16u << 10}),
+                         [](const ::testing::TestParamInfo<CrashParams>& info) {
+                           std::string name = info.param.sync == SyncMode::kNone
+                                                  ? std::string("SyncNone")
+                                                  : std::string("SyncCommit");
+                           if (info.param.checkpoint_bytes < (1u << 20)) name += "SmallLog";
+                           return name;
                          });
+
+// The log's crash states, made from the files' bytes.
+class WalStates : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    path_ = dir_.File("wal.pbtree");
+    log_ = path_ + "-log";
+  }
+
+  // Opens with the log left to the next open (as a crash leaves it).
+  std::unique_ptr<DB> Open(bool read_only = false) {
+    Options options;
+    options.read_only = read_only;
+    options.checkpoint_on_close = false;
+    std::unique_ptr<DB> db;
+    Status s = DB::Open(options, path_, &db);
+    EXPECT_TRUE(s.ok()) << s.ToString();
+    return db;
+  }
+
+  // Batches first..last, one commit each, into `model` too.
+  void Commit(DB* db, uint64_t first, uint64_t last, Map* model) {
+    for (uint64_t b = first; b <= last; ++b) {
+      std::unique_ptr<WriteTxn> txn;
+      ASSERT_TRUE(db->BeginWrite(&txn).ok());
+      auto put = [&](const std::string& k, const std::string& v) {
+        ASSERT_TRUE(txn->Put(k, v).ok());
+      };
+      auto del = [&](const std::string& k) {
+        Status s = txn->Delete(k);
+        ASSERT_TRUE(s.ok() || s.IsNotFound());
+      };
+      Batch(b, put, del);
+      ASSERT_TRUE(txn->Commit().ok());
+      ApplyToModel(b, model);
+    }
+  }
+
+  void Expect(DB* db, const Map& model, const std::string& what) {
+    std::unique_ptr<Cursor> c = db->NewCursor();
+    auto it = model.begin();
+    for (c->SeekToFirst(); c->Valid(); c->Next(), ++it) {
+      ASSERT_NE(it, model.end()) << what << ": extra key";
+      ASSERT_EQ(c->key(), it->first) << what;
+      ASSERT_EQ(c->value(), it->second) << what;
+    }
+    ASSERT_TRUE(c->status().ok()) << what << ": " << c->status().ToString();
+    ASSERT_EQ(it, model.end()) << what << ": missing keys";
+    ASSERT_EQ(db->Count(), model.size()) << what;
+  }
+
+  void ExpectChecked(const Map& model, const std::string& what) {
+    std::unique_ptr<DB> db = Open();
+    ASSERT_NE(db, nullptr) << what;
+    Expect(db.get(), model, what);
+    Status s = db->Check();
+    ASSERT_TRUE(s.ok()) << what << ": " << s.ToString();
+  }
+
+  // A checkpointed file holding batches 1..20, then 21..40 in the log only:
+  // the model of each, the files' bytes at that point.
+  void Build(Map* at_checkpoint, Map* logged) {
+    {
+      std::unique_ptr<DB> db = Open();
+      Commit(db.get(), 1, 20, at_checkpoint);
+      ASSERT_TRUE(db->Checkpoint().ok());
+      *logged = *at_checkpoint;
+      Commit(db.get(), 21, 40, logged);
+    }
+    db_bytes_ = testing::ReadAll(path_);
+    log_bytes_ = testing::ReadAll(log_);
+    ASSERT_GT(log_bytes_.size(), 0u);
+  }
+
+  void Restore() {
+    testing::WriteAll(path_, db_bytes_);
+    testing::WriteAll(log_, log_bytes_);
+  }
+
+  testing::ScratchDir dir_;
+  std::string path_;
+  std::string log_;
+  std::vector<uint8_t> db_bytes_;
+  std::vector<uint8_t> log_bytes_;
+};
+
+TEST_F(WalStates, ReplayIsIdempotent) {
+  Map at_checkpoint, logged;
+  Build(&at_checkpoint, &logged);
+  {
+    // A read-only handle replays in memory and writes nothing.
+    std::unique_ptr<DB> db = Open(/*read_only=*/true);
+    ASSERT_NE(db, nullptr);
+    Expect(db.get(), logged, "read-only replay");
+    EXPECT_TRUE(db->Check().IsNotSupported());
+  }
+  ASSERT_EQ(testing::ReadAll(path_), db_bytes_);
+  ASSERT_EQ(testing::ReadAll(log_), log_bytes_);
+  // Replayed and checkpointed; then the same log against the same file again
+  // (a crash in the first replay's checkpoint, before its meta page).
+  ExpectChecked(logged, "first replay");
+  const std::vector<uint8_t> checkpointed = testing::ReadAll(path_);
+  std::vector<uint8_t> mixed = checkpointed;
+  std::copy(db_bytes_.begin(), db_bytes_.begin() + 2 * 4096, mixed.begin());
+  testing::WriteAll(path_, mixed);  // the old meta pages over the checkpoint's pages
+  testing::WriteAll(log_, log_bytes_);
+  ExpectChecked(logged, "second replay over the first one's pages");
+  ExpectChecked(logged, "reopened");
+}
+
+TEST_F(WalStates, TornOrDamagedTailIsIgnored) {
+  Map at_checkpoint, logged;
+  Build(&at_checkpoint, &logged);
+  Map all_but_last = at_checkpoint;
+  for (uint64_t b = 21; b < 40; ++b) ApplyToModel(b, &all_but_last);
+  // Where the last record starts (the log is preallocated: zeros follow).
+  size_t last = 0;
+  size_t end = 0;
+  for (size_t off = 0; off + 24 <= log_bytes_.size();) {
+    const uint32_t len = DecodeFixed32(log_bytes_.data() + off + 4);
+    if (DecodeFixed64(log_bytes_.data() + off + 16) != kLogMagic ||
+        off + 24 + len > log_bytes_.size()) {
+      break;
+    }
+    last = off;
+    off += 24 + len;
+    end = off;
+  }
+  ASSERT_GT(last, 0u);
+  for (int variant = 0; variant < 3; ++variant) {
+    Restore();
+    std::vector<uint8_t> log = log_bytes_;
+    if (variant == 0) log.resize(last + (end - last) / 2);  // torn in its middle
+    if (variant == 1) log.resize(last + 10);                  // torn in its header
+    if (variant == 2) log[end - 3] ^= 0x40;                   // a flipped bit
+    testing::WriteAll(log_, log);
+    ExpectChecked(all_but_last, "tail variant " + std::to_string(variant));
+    if (HasFatalFailure()) return;
+    // Later commits go on from there and survive the next replay.
+    Map more = all_but_last;
+    {
+      std::unique_ptr<DB> db = Open();
+      ASSERT_NE(db, nullptr);
+      Commit(db.get(), 40, 45, &more);
+    }
+    ExpectChecked(more, "after the tail variant " + std::to_string(variant));
+  }
+}
+
+TEST_F(WalStates, CrashBetweenCheckpointSteps) {
+  Map at_checkpoint, logged;
+  Build(&at_checkpoint, &logged);
+  // The checkpoint that the next open writes, captured whole.
+  ExpectChecked(logged, "replayed");
+  const std::vector<uint8_t> after = testing::ReadAll(path_);
+  ASSERT_GE(after.size(), db_bytes_.size());
+  // 1. Its pages reached the file, its meta page did not: the old meta pages
+  //    over the new file, and the old log.
+  std::vector<uint8_t> pages_only = after;
+  std::copy(db_bytes_.begin(), db_bytes_.begin() + 2 * 4096, pages_only.begin());
+  testing::WriteAll(path_, pages_only);
+  testing::WriteAll(log_, log_bytes_);
+  ExpectChecked(logged, "pages written, meta not");
+  // 2. Its meta page too, the log not yet emptied: nothing to replay.
+  testing::WriteAll(path_, after);
+  testing::WriteAll(log_, log_bytes_);
+  ExpectChecked(logged, "meta written, log not emptied");
+  // 3. More commits after that checkpoint, through a log that still holds
+  //    the old round's records behind the new ones.
+  Map more = logged;
+  {
+    std::unique_ptr<DB> db = Open();
+    ASSERT_NE(db, nullptr);
+    Commit(db.get(), 41, 43, &more);
+  }
+  ExpectChecked(more, "new records over an old round");
+}
 
 }  // namespace
 }  // namespace pbtree

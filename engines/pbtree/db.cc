@@ -5,6 +5,7 @@
 #include "engines/pbtree/pbtree.h"
 #include "engines/pbtree/put_buffer.h"
 #include "engines/pbtree/reader_table.h"
+#include "engines/pbtree/wal.h"
 
 namespace pbtree {
 namespace {
@@ -20,11 +21,17 @@ DB::DB(const Options& options, std::string path)
     : options_(options),
       path_(std::move(path)),
       work_(std::make_unique<TreeState>()),
-      put_buffer_(std::make_unique<PutBuffer>()) {}
+      put_buffer_(std::make_unique<PutBuffer>()),
+      log_record_(std::make_unique<LogRecord>()) {}
 
 DB::~DB() {
   // Transactions and cursors must be gone (see pbtree.h); an open write
-  // transaction's pages are simply dropped with the pager.
+  // transaction's pages are simply dropped with the pager. Commits only in
+  // the log go into the file (an error leaves them to the next open's
+  // replay).
+  if (pager_ != nullptr && active_write_ == nullptr && options_.checkpoint_on_close) {
+    pager_->Checkpoint();
+  }
   writer_.reset();
   pager_.reset();
 }
@@ -56,12 +63,48 @@ Status DB::OpenPager() {
   po.verify_checksums = options_.verify_checksums;
   po.mmap_reads = options_.mmap_reads;
   po.huge_mapping = options_.huge_mapping;
+  po.wal = options_.wal;
+  po.wal_checkpoint_bytes = options_.wal_checkpoint_bytes;
+  po.wal_checkpoint_pages = options_.wal_checkpoint_pages;
   PBTREE_RETURN_IF_ERROR(Pager::Open(path_, po, &pager_));
   // A reorganize interrupted by a crash leaves its unfinished new file; we
   // hold the database's lock, so nobody is writing it now.
   if (!options_.read_only) ::unlink((path_ + ".reorg").c_str());
   OpenPagerWriter();
+  return ReplayLog();
+}
+
+// Each record is one transaction, replayed as it was committed (same ids);
+// nothing reaches the file before the checkpoint at the end, so a crash
+// meanwhile replays the same records again.
+Status DB::ReplayLog() {
+  WriteAheadLog* log = pager_->log();
+  if (log == nullptr) return Status::OK();
+  uint64_t replayed = 0;
+  PBTREE_RETURN_IF_ERROR(
+      log->Recover(pager_->committed().txn_id, [&](uint64_t, Slice payload) -> Status {
+        PBTREE_RETURN_IF_ERROR(pager_->BeginWrite(/*replay=*/true));
+        *work_ = CommittedTree(*pager_);
+        Status s = ForEachLogOp(payload, [&](uint8_t op, Slice key, Slice value) -> Status {
+          if (key.size() > kMaxKeySize) return Status::Corruption("log: key too long");
+          if (op == kLogPut) return writer_->Put(key, value);
+          Status d = writer_->Delete(key);
+          return d.IsNotFound() ? Status::OK() : d;
+        });
+        if (!s.ok()) {
+          pager_->Abort();
+          return s;
+        }
+        ++replayed;
+        return pager_->CommitReplayed(work_->root, work_->depth, work_->entries);
+      }));
+  if (replayed > 0 && !options_.read_only) return pager_->Checkpoint();
   return Status::OK();
+}
+
+Status DB::Checkpoint() {
+  if (active_write_ != nullptr) return Status::Busy(path_ + ": a write transaction is open");
+  return pager_->Checkpoint();
 }
 
 void DB::OpenPagerWriter() {
@@ -124,6 +167,7 @@ Status DB::StartWrite(WriteTxn* txn) {
   pager_->readers().Enter(writer_slot_);
   *work_ = CommittedTree(*pager_);
   ++work_version_;
+  log_record_->Clear();
   txn->open_ = true;
   active_write_ = txn;
   return Status::OK();
@@ -155,7 +199,10 @@ Status DB::BeginWrite(std::unique_ptr<WriteTxn>* txn) {
 
 Status DB::Sync() { return pager_->Sync(); }
 
-std::vector<std::string> DB::Files() const { return {path_}; }
+std::vector<std::string> DB::Files() const {
+  if (pager_->log() == nullptr) return {path_};
+  return {path_, pager_->log()->path()};
+}
 
 ReadTxn::ReadTxn(DB* db, ReaderSlot* slot, uint64_t txn_id, uint32_t root, uint32_t depth,
                  uint64_t entries)
@@ -200,6 +247,7 @@ Status WriteTxn::Put(Slice key, Slice value) {
   if (value.size() > (UINT32_MAX >> 1)) return Status::InvalidArgument("value longer than 2 GiB");
   ++db_->work_version_;
   modified_ = true;
+  db_->log_record_->Put(key, value);
   // Small values wait in the put buffer (see put_buffer.h); a large one goes
   // straight in, after what is buffered.
   if (value.size() <= MaxInlineValue(db_->pager_->page_size())) {
@@ -230,6 +278,7 @@ Status WriteTxn::Delete(Slice key) {
   if (s.IsNotFound()) return s;  // nothing was touched
   if (!s.ok()) return Fail(s);
   modified_ = true;
+  db_->log_record_->Delete(key);
   return s;
 }
 
@@ -266,7 +315,9 @@ Status WriteTxn::Commit() {
   Status s;
   if (modified_) {
     const TreeState& work = *db_->work_;
-    s = db_->pager_->Commit(work.root, work.depth, work.entries);
+    LogRecord* record = db_->log_record_.get();
+    s = db_->pager_->Commit(work.root, work.depth, work.entries,
+                            record->too_large() ? nullptr : record->bytes());
   } else {
     db_->pager_->Abort();  // nothing to write; releases nothing but keeps it symmetric
   }

@@ -237,6 +237,16 @@ void FreeMap::Commit(uint64_t txn_id) {
   committed_map_pages_ = map_pages_;
 }
 
+void FreeMap::AddPending(uint64_t txn_id, std::vector<uint32_t> pages) {
+  if (!pages.empty()) pending_.push_back(Pending{txn_id, std::move(pages)});
+}
+
+void FreeMap::MarkAllDirty() {
+  for (size_t i = 0; i < map_pages_.size(); ++i) {
+    MarkIndexDirty(static_cast<uint32_t>(i) * bits_per_page_);
+  }
+}
+
 void FreeMap::Abort() {
   for (uint32_t p : freed_committed_) SetFree(p, false);
   for (uint32_t p : allocated_) {

@@ -57,8 +57,19 @@ class FreeMap {
   uint32_t Allocate();
   void FreeCommitted(uint32_t page_no);
   void FreeUncommitted(uint32_t page_no);
-  // The committed pages the open transaction freed so far.
+  // The committed pages the open transaction freed so far. The pager takes
+  // out of it, before Commit, the pages that must wait for the next
+  // checkpoint (commits through the log, wal.h) and hands them back with
+  // AddPending once that checkpoint is written.
   const std::vector<uint32_t>& freed_committed() const { return freed_committed_; }
+  std::vector<uint32_t>* mutable_freed_committed() { return &freed_committed_; }
+  // `pages` (free already) become reusable once no reader older than
+  // `txn_id` remains.
+  void AddPending(uint64_t txn_id, std::vector<uint32_t> pages);
+  // Every map page counts as changed (the next PrepareCommit gives each a
+  // fresh page): commits through the log change the bits without writing
+  // the map, so a checkpoint writes all of it.
+  void MarkAllDirty();
 
   // Gives a fresh page to every map page whose bits changed (allocating and
   // freeing as needed) and lists their indexes in `indexes`. After this, only

@@ -74,7 +74,7 @@ Frame* PageCache::Allocate() {
 
 void PageCache::Release(Frame* f) {
   SetSlot(f->page_no, nullptr);
-  if (!f->dirty) Unlink(f);
+  if (f->prev != nullptr) Unlink(f);  // dirty and pinned frames are off the ring
   f->in_use = false;
   f->dirty = false;
   --in_use_;
@@ -83,7 +83,7 @@ void PageCache::Release(Frame* f) {
 
 void PageCache::Retire(Frame* f) {
   SetSlot(f->page_no, nullptr);
-  Unlink(f);
+  if (f->prev != nullptr) Unlink(f);
   f->in_use = false;
   f->retired = true;
   --in_use_;
@@ -191,6 +191,26 @@ void PageCache::MarkClean(const std::vector<uint32_t>& pages) {
     if (!f->dirty) continue;
     f->dirty = false;
     Link(f);
+  }
+}
+
+void PageCache::MarkPinned(const std::vector<uint32_t>& pages) {
+  std::lock_guard lock(mu_);
+  for (uint32_t p : pages) {
+    uint8_t* data = Find(p);
+    if (data == nullptr) continue;
+    Frame* f = Frame::Of(data);
+    f->dirty = false;  // off the ring either way
+  }
+}
+
+void PageCache::Unpin(const std::vector<uint32_t>& pages) {
+  std::lock_guard lock(mu_);
+  for (uint32_t p : pages) {
+    uint8_t* data = Find(p);
+    if (data == nullptr) continue;
+    Frame* f = Frame::Of(data);
+    if (!f->dirty && f->prev == nullptr) Link(f);
   }
 }
 

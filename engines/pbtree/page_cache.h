@@ -41,7 +41,7 @@ struct Frame {
   bool dirty = false;     // written by the open write transaction, not yet on disk
   bool retired = false;   // evicted, waiting until no other thread can hold it
   bool reserved = false;  // handed out by Reserve, not yet published
-  Frame* prev = nullptr;  // CLOCK ring of clean frames in use
+  Frame* prev = nullptr;  // CLOCK ring of clean frames in use (null: off the ring)
   Frame* next = nullptr;
   uint64_t stamp = 0;  // when retired: the ReaderTable stamp
   uint8_t* data() { return reinterpret_cast<uint8_t*>(this) + kHeaderBytes; }
@@ -93,6 +93,13 @@ class PageCache {
   // Writer: the transaction's dirty frames are on disk; they join the clean
   // frames (missing pages were dropped within the transaction).
   void MarkClean(const std::vector<uint32_t>& pages);
+  // Writer: the dirty frames of `pages` become pinned: readable by every
+  // thread like clean frames, never evicted (their pages are not yet in the
+  // file: commits through the log, wal.h), never changed in place.
+  void MarkPinned(const std::vector<uint32_t>& pages);
+  // Writer: pinned frames of `pages` become clean (their pages reached the
+  // file) and join the CLOCK ring.
+  void Unpin(const std::vector<uint32_t>& pages);
   // Writer: drops page_no's frame if cached. Only for pages no other thread
   // can reach (dirty pages, pages about to be reused): the memory is reused at
   // once.

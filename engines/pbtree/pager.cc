@@ -262,6 +262,14 @@ Status Pager::Open(const std::string& path, const PagerOptions& options,
   p->file_size_ = std::max<uint64_t>(file_size, 2ull * meta.page_size);
   p->MapFile();
   PBTREE_RETURN_IF_ERROR(p->LoadFreeMap());
+  if (options.wal) {
+    PBTREE_RETURN_IF_ERROR(WriteAheadLog::Open(path + "-log", options.read_only,
+                                               options.sync_on_commit,
+                                               options.wal_checkpoint_bytes, &p->log_));
+  }
+  p->checkpoint_pages_ = options.wal_checkpoint_pages != 0
+                             ? options.wal_checkpoint_pages
+                             : std::max<uint64_t>(options.cache_bytes / p->page_size_ / 2, 64);
   *pager = std::move(p);
   return Status::OK();
 }
@@ -337,6 +345,12 @@ Status Pager::CheckMapped(uint32_t page_no, const uint8_t** page) {
 }
 
 Status Pager::ReadUncached(uint32_t page_no, uint8_t* buf) {
+  if (IsUnflushed(page_no)) {  // not in the file yet (a read-only handle's replay)
+    if (const uint8_t* data = cache_.Find(page_no)) {
+      std::memcpy(buf, data, page_size_);
+      return Status::OK();
+    }
+  }
   return ReadChecked(page_no, snapshot_pages_.load(std::memory_order_acquire), buf);
 }
 
@@ -383,10 +397,11 @@ void Pager::AdviseChunkOnce(uint32_t page_no) {
                   POSIX_FADV_WILLNEED);
 }
 
-Status Pager::BeginWrite() {
-  if (options_.read_only) return Status::NotSupported(path_ + ": opened read-only");
+Status Pager::BeginWrite(bool replay) {
+  if (options_.read_only && !replay) return Status::NotSupported(path_ + ": opened read-only");
   if (!sticky_error_.ok()) return sticky_error_;
   const uint64_t oldest = readers_.OldestSnapshot();
+  DropFreedUnflushed(oldest == kNoSnapshot ? 0 : oldest, oldest == kNoSnapshot);
   free_map_.ReleasePending(oldest == kNoSnapshot ? 0 : oldest, oldest == kNoSnapshot);
   dirty_pages_.clear();
   return Status::OK();
@@ -517,8 +532,162 @@ Status Pager::WriteMeta(const Meta& meta) {
   return WritePages(&one, meta.txn_id);
 }
 
-Status Pager::Commit(uint32_t root, uint32_t depth, uint64_t entries) {
+void Pager::DropFreedUnflushed(uint64_t oldest_snapshot, bool no_readers) {
+  while (!freed_unflushed_.empty() &&
+         (no_readers || freed_unflushed_.front().txn_id <= oldest_snapshot)) {
+    cache_.Evict(freed_unflushed_.front().pages);
+    freed_unflushed_.pop_front();
+  }
+}
+
+void Pager::SetUnflushed(uint32_t p, bool on) {
+  if ((p >> 6) >= unflushed_bits_.size()) {
+    if (!on) return;
+    unflushed_bits_.resize(std::max<size_t>((p >> 6) + 1, unflushed_bits_.size() * 2), 0);
+  }
+  const uint64_t mask = uint64_t{1} << (p & 63);
+  const bool was = unflushed_bits_[p >> 6] & mask;
+  if (was == on) return;
+  if (on) {
+    unflushed_bits_[p >> 6] |= mask;
+    unflushed_.push_back(p);
+    ++unflushed_live_;
+  } else {
+    unflushed_bits_[p >> 6] &= ~mask;
+    --unflushed_live_;
+  }
+}
+
+void Pager::CompactDirty() {
+  std::sort(dirty_pages_.begin(), dirty_pages_.end());
+  dirty_pages_.erase(std::unique(dirty_pages_.begin(), dirty_pages_.end()), dirty_pages_.end());
+  size_t n = 0;
+  for (uint32_t p : dirty_pages_) {
+    Frame* f = cache_.Lookup(p);
+    if (f != nullptr && f->dirty) dirty_pages_[n++] = p;  // else freed again within the transaction
+  }
+  dirty_pages_.resize(n);
+}
+
+void Pager::SplitFreed(bool hold, std::vector<uint32_t>* in_memory,
+                       std::vector<uint32_t>* on_disk) {
+  std::vector<uint32_t>* freed = free_map_.mutable_freed_committed();
+  size_t keep = 0;
+  for (uint32_t p : *freed) {
+    if (IsUnflushed(p)) {
+      SetUnflushed(p, false);
+      in_memory->push_back(p);
+      if (!hold) (*freed)[keep++] = p;
+    } else {
+      on_disk->push_back(p);
+      if (hold) {
+        held_.push_back(p);
+      } else {
+        (*freed)[keep++] = p;
+      }
+    }
+  }
+  if (hold) {
+    // In-memory pages stay pending as usual; the held ones wait for the
+    // next checkpoint.
+    freed->assign(in_memory->begin(), in_memory->end());
+  } else {
+    freed->resize(keep);
+  }
+}
+
+Status Pager::Commit(uint32_t root, uint32_t depth, uint64_t entries, std::string* log_record) {
+  if (log_record != nullptr && log_ != nullptr && !options_.read_only &&
+      log_->bytes() + log_record->size() <= options_.wal_checkpoint_bytes &&
+      unflushed_live_ + dirty_pages_.size() <= checkpoint_pages_) {
+    return LogCommit(root, depth, entries, log_record);
+  }
+  return CheckpointCommit(root, depth, entries);
+}
+
+Status Pager::CommitReplayed(uint32_t root, uint32_t depth, uint64_t entries) {
+  return LogCommit(root, depth, entries, nullptr);
+}
+
+Status Pager::LogCommit(uint32_t root, uint32_t depth, uint64_t entries, std::string* log_record) {
   const uint64_t txn = committed_.txn_id + 1;
+  if (log_record != nullptr) {
+    Status s = log_->Append(txn, log_record);
+    if (!s.ok()) {
+      sticky_error_ = s;
+      Abort();
+      return s;
+    }
+    if (options_.sync_on_commit) ++counters_.syncs;
+  }
+  CompactDirty();
+  for (uint32_t p : dirty_pages_) SetUnflushed(p, true);
+  cache_.MarkPinned(dirty_pages_);
+  dirty_pages_.clear();
+  std::vector<uint32_t> in_memory;
+  freed_by_commit_.clear();
+  SplitFreed(/*hold=*/true, &in_memory, &freed_by_commit_);
+  free_map_.Commit(txn);
+  if (!in_memory.empty()) freed_unflushed_.push_back(FreedUnflushed{txn, std::move(in_memory)});
+  map_stale_ = true;
+  committed_.txn_id = txn;
+  committed_.root = root;
+  committed_.depth = depth;
+  committed_.entries = entries;
+  committed_.page_count = free_map_.page_count();
+  committed_.free_pages = free_map_.free_count();
+  Publish();
+  // Held pages' clean frames: readers of older snapshots read them from the
+  // file, which keeps them until the next checkpoint.
+  cache_.Evict(freed_by_commit_);
+  ++counters_.commits;
+  cache_.Shrink();
+  return Status::OK();
+}
+
+Status Pager::WriteUnflushed(uint64_t txn_id, std::vector<uint32_t>* written) {
+  written->clear();
+  for (uint32_t p : unflushed_) {
+    if (IsUnflushed(p)) written->push_back(p);
+  }
+  std::sort(written->begin(), written->end());
+  written->erase(std::unique(written->begin(), written->end()), written->end());
+  // Sealed copies, so that readers of the pinned frames never see them
+  // change; a bounded buffer at a time.
+  constexpr size_t kBatch = 256;
+  std::vector<uint8_t> copies(kBatch * page_size_);
+  std::vector<std::pair<uint32_t, uint8_t*>> batch;
+  for (size_t i = 0; i < written->size(); i += kBatch) {
+    batch.clear();
+    for (size_t j = i; j < std::min(written->size(), i + kBatch); ++j) {
+      const uint32_t p = (*written)[j];
+      const uint8_t* data = cache_.Find(p);
+      if (data == nullptr) {
+        return Status::Corruption(path_ + ": unflushed page " + std::to_string(p) +
+                                  " is missing from the cache");
+      }
+      uint8_t* copy = copies.data() + (j - i) * page_size_;
+      std::memcpy(copy, data, page_size_);
+      batch.emplace_back(p, copy);
+    }
+    PBTREE_RETURN_IF_ERROR(WritePages(&batch, txn_id));
+  }
+  return Status::OK();
+}
+
+Status Pager::Checkpoint() {
+  if (options_.read_only || log_ == nullptr) return Status::OK();
+  if (!sticky_error_.ok()) return sticky_error_;
+  if (HasUnflushed() || log_->bytes() > 0) {
+    PBTREE_RETURN_IF_ERROR(BeginWrite());
+    PBTREE_RETURN_IF_ERROR(CheckpointCommit(committed_.root, committed_.depth, committed_.entries));
+  }
+  return log_->Truncate();
+}
+
+Status Pager::CheckpointCommit(uint32_t root, uint32_t depth, uint64_t entries) {
+  const uint64_t txn = committed_.txn_id + 1;
+  if (map_stale_) free_map_.MarkAllDirty();
   std::vector<uint32_t> map_indexes;
   free_map_.PrepareCommit(&map_indexes);
   if (map_indexes.size() > MaxFreeMapPages(page_size_) ||
@@ -527,14 +696,14 @@ Status Pager::Commit(uint32_t root, uint32_t depth, uint64_t entries) {
     return Status::NotSupported(path_ + ": file too large for the free map of one meta page");
   }
 
-  std::sort(dirty_pages_.begin(), dirty_pages_.end());
-  dirty_pages_.erase(std::unique(dirty_pages_.begin(), dirty_pages_.end()), dirty_pages_.end());
+  // Pages of the transaction freed again, and unflushed pages it freed,
+  // are not written; the latter stay pinned until no reader can reach them.
+  CompactDirty();
+  std::vector<uint32_t> in_memory;
+  std::vector<uint32_t> on_disk;
+  SplitFreed(/*hold=*/false, &in_memory, &on_disk);
   write_list_.clear();
-  for (uint32_t p : dirty_pages_) {
-    Frame* f = cache_.Lookup(p);
-    if (f == nullptr || !f->dirty) continue;  // freed again within the transaction
-    write_list_.emplace_back(p, f->data());
-  }
+  for (uint32_t p : dirty_pages_) write_list_.emplace_back(p, cache_.Find(p));
   std::vector<uint8_t> map_pages(static_cast<size_t>(map_indexes.size()) * page_size_);
   for (size_t i = 0; i < map_indexes.size(); ++i) {
     uint8_t* page = map_pages.data() + i * page_size_;
@@ -554,16 +723,21 @@ Status Pager::Commit(uint32_t root, uint32_t depth, uint64_t entries) {
   meta.free_pages = free_map_.free_count();
   meta.free_map_pages = free_map_.map_pages();
 
-  Status s = WritePages(&write_list_, txn);
+  std::vector<uint32_t> unflushed_written;
+  Status s = WriteUnflushed(txn, &unflushed_written);
+  if (s.ok()) s = WritePages(&write_list_, txn);
   // The mapping shows the new bytes at once (MAP_SHARED): they are checked
-  // again when first read through it. No reader can reach these pages before
-  // Publish below.
+  // again when first read through it. No reader can reach the transaction's
+  // pages before Publish below, and the unflushed ones are read from the
+  // cache, where they stay pinned until then.
   if (map_ != nullptr) {
-    for (const auto& [pg, bytes] : write_list_) {
+    auto uncheck = [&](uint32_t pg) {
       if (pg < map_bytes_ / page_size_) {
         checked_[pg >> 6].fetch_and(~(uint64_t{1} << (pg & 63)), std::memory_order_relaxed);
       }
-    }
+    };
+    for (const auto& [pg, bytes] : write_list_) uncheck(pg);
+    for (uint32_t pg : unflushed_written) uncheck(pg);
   }
   // Pages allocated at the end of the file and freed again were never
   // written; the file must still reach the page count.
@@ -573,9 +747,9 @@ Status Pager::Commit(uint32_t root, uint32_t depth, uint64_t entries) {
       s = Status::FromErrno("extend " + path_, errno);
     }
   }
-  if (s.ok() && options_.sync_on_commit) s = Sync();
+  if (s.ok() && options_.sync_on_commit) s = SyncFile();
   if (s.ok()) s = WriteMeta(meta);
-  if (s.ok() && options_.sync_on_commit) s = Sync();
+  if (s.ok() && options_.sync_on_commit) s = SyncFile();
   if (!s.ok()) {
     // The meta page may or may not have reached the file; until the file is
     // reopened nothing else is written.
@@ -585,11 +759,22 @@ Status Pager::Commit(uint32_t root, uint32_t depth, uint64_t entries) {
   }
   cache_.MarkClean(dirty_pages_);
   dirty_pages_.clear();
+  // Unflushed pages are in the file now: ordinary clean frames.
+  cache_.Unpin(unflushed_written);
+  for (uint32_t p : unflushed_written) SetUnflushed(p, false);
+  unflushed_.clear();
   // The pages this commit stopped using: readers of older snapshots that
   // still need one read it again from the file, where it stays until no
   // such reader is left.
-  freed_by_commit_ = free_map_.freed_committed();
+  freed_by_commit_ = std::move(on_disk);
   free_map_.Commit(txn);
+  // Pages of the previous checkpoint freed by logged commits: the file no
+  // longer needs them.
+  free_map_.AddPending(txn, std::move(held_));
+  held_.clear();
+  if (!in_memory.empty()) freed_unflushed_.push_back(FreedUnflushed{txn, std::move(in_memory)});
+  map_stale_ = false;
+  if (log_ != nullptr) log_->Reset();
   file_size_ = std::max(file_size_, needed);
   ExtendMapped();
   committed_ = std::move(meta);
@@ -600,9 +785,16 @@ Status Pager::Commit(uint32_t root, uint32_t depth, uint64_t entries) {
   return Status::OK();
 }
 
+Status Pager::SyncFile() {
+  if (::fdatasync(fd_) != 0) return Status::FromErrno("fdatasync " + path_, errno);
+  ++counters_.syncs;
+  return Status::OK();
+}
+
 Status Pager::Sync() {
   if (options_.read_only) return Status::OK();
   if (::fdatasync(fd_) != 0) return Status::FromErrno("fdatasync " + path_, errno);
+  if (log_ != nullptr) PBTREE_RETURN_IF_ERROR(log_->Sync());
   ++counters_.syncs;
   return Status::OK();
 }

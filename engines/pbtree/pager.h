@@ -37,7 +37,29 @@
 // (copy-on-write also in memory), and publishes a commit with one snapshot
 // record (PinLatest, snapshot()).
 //
-// Commit protocol, the reason a commit is atomic:
+// Commits through the log (PagerOptions::wal, the default; format in wal.h).
+// A commit whose writes fit in one log record (Commit's `log_record`) writes
+// that record and nothing else: its pages become "unflushed", published to
+// readers and pinned in the cache (never evicted, never changed in place;
+// copy-on-write goes on in memory), and with sync=commit one fdatasync of the
+// log makes it durable. A checkpoint is a commit of the kind below (pages,
+// then meta): it writes the transaction's own pages, every unflushed page
+// still in use and the whole free map, then the meta page, after which the
+// log starts again from its beginning. One happens when a transaction is too
+// large for the log, when the log reaches wal_checkpoint_bytes or the
+// unflushed pages wal_checkpoint_pages, and at Checkpoint() (the DB's close,
+// Check, GetStats, Reorganize). Until then the file holds the last
+// checkpoint intact, because:
+//   - unflushed pages were free in the last checkpoint (allocated after it);
+//   - a page of the last checkpoint freed by a logged commit is "held": not
+//     reusable until the next checkpoint's meta page is written (and then
+//     only once no reader older than that remains, as usual);
+//   - an unflushed page freed again was never in the file and is reusable as
+//     soon as no reader can reach it; its frame stays pinned until then.
+// Opening finds the last checkpoint's meta as below; the DB then replays the
+// log's records after it (DB::OpenPager) and writes a checkpoint.
+//
+// Commit protocol of a checkpoint, the reason it is atomic:
 //   1. every page the transaction wrote (tree, overflow and free-map pages)
 //      lives at a page that the last committed state does not use
 //      (copy-on-write), written in page order with pwritev;
@@ -58,6 +80,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <deque>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -68,6 +91,7 @@
 #include "engines/pbtree/page_cache.h"
 #include "engines/pbtree/reader_table.h"
 #include "engines/pbtree/status.h"
+#include "engines/pbtree/wal.h"
 
 namespace pbtree {
 
@@ -80,6 +104,9 @@ struct PagerOptions {
   bool verify_checksums = true;  // false only to let fuzzing reach the parsers
   bool mmap_reads = true;        // committed pages through a mapping (see above)
   bool huge_mapping = true;      // huge pages behind it while the file is small (see above)
+  bool wal = true;               // small commits through the log (see above)
+  uint64_t wal_checkpoint_bytes = 64ull << 20;  // log bytes that make a checkpoint
+  uint64_t wal_checkpoint_pages = 0;  // unflushed pages that do; 0: half the cache
 };
 
 // What readers need of a commit, published as one record.
@@ -171,9 +198,10 @@ class Pager {
   // with the same checks as Read. For Check().
   Status ReadUncached(uint32_t page_no, uint8_t* buf);
 
-  // Write transaction, on one thread at a time. NotSupported when read-only;
-  // the caller guarantees there is at most one.
-  Status BeginWrite();
+  // Write transaction, on one thread at a time. NotSupported when read-only
+  // (unless `replay`: the log's records are applied in memory also to a
+  // read-only handle); the caller guarantees there is at most one.
+  Status BeginWrite(bool replay = false);
   bool IsDirty(uint32_t page_no) {
     Frame* f = page_no < 2 ? nullptr : cache_.Lookup(page_no);
     return f != nullptr && f->dirty;
@@ -186,13 +214,25 @@ class Pager {
   // Bytes of a page that is dirty.
   uint8_t* DirtyData(uint32_t page_no) { return cache_.Find(page_no); }
   void FreePage(uint32_t page_no);
-  // Writes the transaction and a meta page naming root/depth/entries; see the
-  // protocol above. On failure the transaction is rolled back in memory and the
-  // error is returned (and kept: later writes fail with it).
-  Status Commit(uint32_t root, uint32_t depth, uint64_t entries);
+  // Commits the transaction as root/depth/entries: through the log when
+  // `log_record` (a LogRecord's bytes) is given and the log has room, else
+  // as a checkpoint; see above. On failure the transaction is rolled back in
+  // memory and the error is returned (and kept: later writes fail with it).
+  Status Commit(uint32_t root, uint32_t depth, uint64_t entries, std::string* log_record);
+  // Commits a transaction replayed from the log: like a logged commit, but
+  // the record is in the log already.
+  Status CommitReplayed(uint32_t root, uint32_t depth, uint64_t entries);
   void Abort();
+  // With no write transaction open: writes a checkpoint when anything is
+  // unflushed or logged, then empties the log file. OK at once when
+  // read-only.
+  Status Checkpoint();
+  // Pages committed through the log and not yet in the file.
+  bool HasUnflushed() const { return unflushed_live_ > 0 || map_stale_; }
+  // The log; null when wal is off.
+  WriteAheadLog* log() { return log_.get(); }
 
-  // fdatasync, whatever the sync mode.
+  // fdatasync (of the log too), whatever the sync mode.
   Status Sync();
 
  private:
@@ -234,6 +274,24 @@ class Pager {
   // Seals (checksum, txn id) and writes the pages, in page order.
   Status WritePages(std::vector<std::pair<uint32_t, uint8_t*>>* pages, uint64_t txn_id);
   Status WriteMeta(const Meta& meta);
+  Status SyncFile();  // fdatasync of the database file
+  Status LogCommit(uint32_t root, uint32_t depth, uint64_t entries, std::string* log_record);
+  Status CheckpointCommit(uint32_t root, uint32_t depth, uint64_t entries);
+  // Writes sealed copies of the unflushed pages still in use, in page order,
+  // and lists them in `written`.
+  Status WriteUnflushed(uint64_t txn_id, std::vector<uint32_t>* written);
+  // The dirty pages still dirty (not freed again), sorted, in dirty_pages_.
+  void CompactDirty();
+  bool IsUnflushed(uint32_t p) const {
+    return (p >> 6) < unflushed_bits_.size() && (unflushed_bits_[p >> 6] >> (p & 63) & 1);
+  }
+  void SetUnflushed(uint32_t p, bool on);
+  // Takes the in-memory-only pages out of the transaction's freed list
+  // (they are listed in `in_memory`); the rest stay. With `hold`, the rest
+  // move to held_ (commit through the log) and are listed in `on_disk`.
+  void SplitFreed(bool hold, std::vector<uint32_t>* in_memory, std::vector<uint32_t>* on_disk);
+  // Drops the frames of freed unflushed pages that no reader can reach.
+  void DropFreedUnflushed(uint64_t oldest_snapshot, bool no_readers);
 
   std::string path_;
   PagerOptions options_;
@@ -270,6 +328,21 @@ class Pager {
 
   std::vector<uint32_t> dirty_pages_;
   std::vector<uint32_t> freed_by_commit_;
+  // Commits through the log (see above). unflushed_ lists the pages made
+  // unflushed since the last checkpoint (some freed again since: the bits
+  // say which are still unflushed and in use).
+  std::unique_ptr<WriteAheadLog> log_;
+  std::vector<uint32_t> unflushed_;
+  std::vector<uint64_t> unflushed_bits_;
+  uint64_t unflushed_live_ = 0;
+  uint64_t checkpoint_pages_ = 0;  // wal_checkpoint_pages in effect
+  std::vector<uint32_t> held_;     // freed pages of the last checkpoint
+  struct FreedUnflushed {
+    uint64_t txn_id;
+    std::vector<uint32_t> pages;
+  };
+  std::deque<FreedUnflushed> freed_unflushed_;
+  bool map_stale_ = false;  // the free map changed since the last checkpoint
   std::vector<uint8_t> map_buffer_;  // free-map pages being written
   std::vector<std::pair<uint32_t, uint8_t*>> write_list_;
   Status sticky_error_;

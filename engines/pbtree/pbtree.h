@@ -53,6 +53,7 @@ namespace pbtree {
 
 class Pager;
 class PutBuffer;
+class LogRecord;
 class TreeWriter;
 class DB;
 struct ReaderSlot;
@@ -63,7 +64,8 @@ inline constexpr uint32_t kMaxKeySize = 2048;
 
 enum class SyncMode {
   kNone,    // no fsync: a commit survives a crash of the process, not a power cut
-  kCommit,  // fsync the pages, then the meta page: a commit survives a power cut
+  kCommit,  // fsync the log record (or a checkpoint's pages, then its meta
+            // page): a commit survives a power cut
 };
 
 struct Options {
@@ -75,6 +77,19 @@ struct Options {
   bool read_only = false;
   // Durability of a commit; kNone is what the seed's benchmarks measure.
   SyncMode sync = SyncMode::kNone;
+  // Small commits through a write-ahead log beside the file ("<path>-log"):
+  // a commit whose puts and deletes fit in a 1 MiB record appends that
+  // record (with sync=commit, one fdatasync) and keeps its pages in memory;
+  // a checkpoint writes them (see pager.h, wal.h). false: every commit
+  // writes its pages and a meta page.
+  bool wal = true;
+  // A checkpoint once the log holds this many bytes.
+  uint64_t wal_checkpoint_bytes = 64ull << 20;
+  // ... or this many pages wait in memory for one (0: half of cache_bytes).
+  uint64_t wal_checkpoint_pages = 0;
+  // Checkpoint when the DB is destroyed. Tests turn it off to leave the log
+  // to the next open's replay, as a crash would.
+  bool checkpoint_on_close = true;
   // Verify every page's checksum when it is read. Only fuzzing turns this off,
   // to reach the structural checks behind it.
   bool verify_checksums = true;
@@ -331,7 +346,10 @@ class DB {
   Status Reorganize();
   // fdatasync, whatever the sync mode.
   Status Sync();
-  // Every file the database owns (one).
+  // Writes every commit still only in the log into the file and empties the
+  // log (as the destructor does). Needs the DB to itself.
+  Status Checkpoint();
+  // Every file the database owns (the file and, with wal, its log).
   std::vector<std::string> Files() const;
   const std::string& path() const { return path_; }
   const Options& options() const { return options_; }
@@ -343,6 +361,10 @@ class DB {
   DB(const Options& options, std::string path);
   Status OpenPager();
   void OpenPagerWriter();
+  // Applies the log's records after the last checkpoint, then checkpoints.
+  Status ReplayLog();
+  // Check and GetStats walk the file: a checkpoint first.
+  Status CheckpointForWalk();
   Status StartWrite(WriteTxn* txn);
   void EndWrite();
   // A cursor owning `slot` over the snapshot it pins.
@@ -356,6 +378,8 @@ class DB {
   std::unique_ptr<TreeState> work_;
   std::unique_ptr<TreeWriter> writer_;
   std::unique_ptr<PutBuffer> put_buffer_;
+  // The open write transaction's puts and deletes, for the log.
+  std::unique_ptr<LogRecord> log_record_;
   // The open write transaction; `writing_` makes BeginWrite on two threads
   // safe (one gets Busy). The writer's reader slot announces it to the cache.
   std::atomic<bool> writing_{false};

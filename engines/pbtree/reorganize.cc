@@ -177,6 +177,9 @@ Status DB::Reorganize() {
   if (active_write_ != nullptr || pager_->readers().PinnedCount() > 0) {
     return Status::Busy(path_ + ": reorganize needs every transaction and cursor closed");
   }
+  // Everything into the file and the log emptied: the new file continues
+  // from the last commit, and no old record can follow it.
+  PBTREE_RETURN_IF_ERROR(pager_->Checkpoint());
   const std::string tmp = path_ + ".reorg";
   const uint32_t page_size = pager_->page_size();
   const uint64_t txn_id = pager_->committed().txn_id + 1;

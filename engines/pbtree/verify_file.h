@@ -24,6 +24,8 @@ struct VerifyOutcome {
 };
 
 // `path` is modified when it holds a valid database (writes, Reorganize).
+// Its log (`path` + "-log") is removed before and after: the input is the
+// file alone.
 VerifyOutcome VerifyFile(const std::string& path, bool verify_checksums);
 
 }  // namespace pbtree

@@ -230,7 +230,15 @@ typedef struct kvbench_engine_api {
                            kvbench_message* message);
   /* Batches: writes between begin and commit are grouped; on a transactional
    * engine they commit atomically and abort discards them, otherwise abort
-   * returns KVBENCH_NOT_SUPPORTED. Reads inside a batch are engine-defined. */
+   * returns KVBENCH_NOT_SUPPORTED. Reads inside a batch are engine-defined.
+   * kvbench keeps each session's batch state itself and answers a misuse (a
+   * second begin, a commit or abort with none open) without calling the
+   * plugin: begin_batch is called only with no batch open on the session,
+   * commit_batch and abort_batch only with one. After commit_batch the batch
+   * is over whatever it returned (a failed commit must leave none open);
+   * after abort_batch too, unless it returned KVBENCH_NOT_SUPPORTED (the
+   * batch then stays open until commit). A plugin may still refuse a misuse
+   * itself, for a host that does not check. */
   kvbench_status (*begin_batch)(kvbench_session* session, kvbench_message* message);
   kvbench_status (*commit_batch)(kvbench_session* session, kvbench_message* message);
   kvbench_status (*abort_batch)(kvbench_session* session, kvbench_message* message);

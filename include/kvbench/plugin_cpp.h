@@ -16,6 +16,27 @@
 // An adapter class T must be default-constructible without side effects
 // (kvbench creates one to read its options and capabilities), and provide
 // what Adapter below declares pure virtual.
+//
+// The data calls (put, get, remove, batches) are the ones a benchmark times.
+// To make them cost no more than the engine's own work, an adapter may name
+// its session class:
+//
+//   class MySession final : public kvbench::plugin::Session {
+//     Status Put(Slice key, Slice value) noexcept override;   // noexcept: optional
+//     ...
+//   };
+//   class MyAdapter final : public kvbench::plugin::Adapter {
+//    public:
+//     using SessionType = MySession;  // NewSession makes only MySessions
+//     ...
+//   };
+//
+// Then the exported C functions call MySession's methods directly (no virtual
+// call; the compiler can inline them), and a method declared noexcept runs
+// without the exception guard. NewSession must then make sessions of exactly
+// that class (checked once per session where RTTI is on: Internal otherwise).
+// Without SessionType every call goes through Session's virtual table, and
+// every call is guarded.
 #pragma once
 
 #include <charconv>
@@ -26,6 +47,8 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <type_traits>
+#include <typeinfo>
 #include <utility>
 #include <vector>
 
@@ -35,11 +58,35 @@ namespace kvbench::plugin {
 
 using Slice = std::string_view;
 
-// The result of every call that can fail. OK carries no message.
+// The result of every call that can fail. OK carries no message and costs
+// one int and one null pointer: making, returning and destroying it allocates
+// nothing and frees nothing, so a call that succeeds pays nothing for the
+// message an error would carry. A message is kept only when it is not empty.
 class Status {
  public:
-  Status() = default;
-  static Status OK() { return Status(); }
+  Status() noexcept = default;
+  Status(const Status& other) : code_(other.code_), message_(Copy(other.message_)) {}
+  Status(Status&& other) noexcept : code_(other.code_), message_(other.message_) {
+    other.code_ = KVBENCH_OK;
+    other.message_ = nullptr;
+  }
+  Status& operator=(const Status& other) {
+    if (this != &other) *this = Status(other);
+    return *this;
+  }
+  Status& operator=(Status&& other) noexcept {
+    if (this != &other) {
+      delete message_;
+      code_ = other.code_;
+      message_ = other.message_;
+      other.code_ = KVBENCH_OK;
+      other.message_ = nullptr;
+    }
+    return *this;
+  }
+  ~Status() { delete message_; }
+
+  static Status OK() noexcept { return Status(); }
   static Status NotFound(std::string m = {}) { return Status(KVBENCH_NOT_FOUND, std::move(m)); }
   static Status NotSupported(std::string m = {}) {
     return Status(KVBENCH_NOT_SUPPORTED, std::move(m));
@@ -52,15 +99,22 @@ class Status {
   static Status Busy(std::string m) { return Status(KVBENCH_BUSY, std::move(m)); }
   static Status Internal(std::string m) { return Status(KVBENCH_INTERNAL, std::move(m)); }
 
-  bool ok() const { return code_ == KVBENCH_OK; }
-  bool IsNotFound() const { return code_ == KVBENCH_NOT_FOUND; }
-  kvbench_status code() const { return code_; }
-  const std::string& message() const { return message_; }
+  bool ok() const noexcept { return code_ == KVBENCH_OK; }
+  bool IsNotFound() const noexcept { return code_ == KVBENCH_NOT_FOUND; }
+  kvbench_status code() const noexcept { return code_; }
+  // Empty when the status carries no message; valid while the Status lives.
+  const std::string& message() const noexcept {
+    static const std::string kEmpty;
+    return message_ != nullptr ? *message_ : kEmpty;
+  }
 
  private:
-  Status(kvbench_status code, std::string message) : code_(code), message_(std::move(message)) {}
+  Status(kvbench_status code, std::string message)
+      : code_(code), message_(message.empty() ? nullptr : new std::string(std::move(message))) {}
+  static std::string* Copy(const std::string* m) { return m ? new std::string(*m) : nullptr; }
+
   kvbench_status code_ = KVBENCH_OK;
-  std::string message_;
+  std::string* message_ = nullptr;  // owned; null when there is none
 };
 
 #define KVBENCH_PLUGIN_RETURN_IF_ERROR(expr)        \
@@ -180,8 +234,8 @@ class Session {
   virtual Status BeginBatch() = 0;
   virtual Status CommitBatch() = 0;
   virtual Status AbortBatch() = 0;
-  virtual Status Scan(Slice start, const ScanOptions& options, ScanVisitor* visitor,
-                      size_t* visited) {
+  virtual Status Scan(Slice /*start*/, const ScanOptions& /*options*/, ScanVisitor* /*visitor*/,
+                      size_t* /*visited*/) {
     return Status::NotSupported("scan: engine is not ordered");
   }
 };
@@ -194,7 +248,9 @@ class Adapter {
   virtual std::vector<OptionSpec> OptionSpecs() const = 0;
   virtual Capabilities capabilities() const = 0;
   virtual Status CheckOptions(const EngineOptions& options) const = 0;
-  virtual DurabilityDeclaration DeclareDurability(const EngineOptions& options) const { return {}; }
+  virtual DurabilityDeclaration DeclareDurability(const EngineOptions& /*options*/) const {
+    return {};
+  }
   virtual Status Open(const std::string& directory, const EngineOptions& options) = 0;
   virtual Status Close() = 0;
   virtual Status NewSession(std::unique_ptr<Session>* session) = 0;
@@ -207,29 +263,47 @@ class Adapter {
 namespace internal {
 
 // Copies `text` into the caller's buffer, cut to fit, always NUL-terminated.
-inline void WriteMessage(kvbench_message* message, const std::string& text) {
+inline void WriteMessage(kvbench_message* message, std::string_view text) noexcept {
   if (message == nullptr || message->text == nullptr || message->capacity == 0) return;
   const size_t n = text.size() < message->capacity - 1 ? text.size() : message->capacity - 1;
   std::memcpy(message->text, text.data(), n);
   message->text[n] = '\0';
 }
 
-inline kvbench_status Report(const Status& s, kvbench_message* message) {
+// The status code for kvbench; an error's message goes into its buffer. An
+// OK status touches nothing.
+inline kvbench_status Report(const Status& s, kvbench_message* message) noexcept {
   if (!s.ok() && !s.message().empty()) WriteMessage(message, s.message());
   return s.code();
 }
 
 // Runs `body` (returning Status), turning an exception into KVBENCH_INTERNAL.
 template <typename Body>
-kvbench_status Guarded(kvbench_message* message, Body&& body) {
+kvbench_status Guarded(kvbench_message* message, Body&& body) noexcept {
   try {
     return Report(body(), message);
   } catch (const std::exception& e) {
-    WriteMessage(message, std::string("exception: ") + e.what());
+    try {
+      WriteMessage(message, std::string("exception: ") + e.what());
+    } catch (...) {
+      WriteMessage(message, "exception (and no memory to describe it)");
+    }
   } catch (...) {
     WriteMessage(message, "unknown exception");
   }
   return KVBENCH_INTERNAL;
+}
+
+// Guarded, or, when the compiler proves the body cannot throw (the session's
+// method is declared noexcept and the helper calls it directly, see
+// SessionType below), the body alone: no handler, no landing pad.
+template <bool kCannotThrow, typename Body>
+kvbench_status Run(kvbench_message* message, Body&& body) noexcept {
+  if constexpr (kCannotThrow) {
+    return Report(body(), message);
+  } else {
+    return Guarded(message, body);
+  }
 }
 
 // A session handle: the plugin's Session and the buffer Get (and the
@@ -237,6 +311,21 @@ kvbench_status Guarded(kvbench_message* message, Body&& body) {
 struct SessionBox {
   std::unique_ptr<Session> session;
   std::string value;
+};
+
+// The session class the helper calls: T::SessionType when the adapter names
+// one (a final class derived from Session; its calls are direct, and inline
+// into the C functions below), else Session (virtual calls).
+template <typename T, typename = void>
+struct SessionTypeOf {
+  using type = Session;
+};
+template <typename T>
+struct SessionTypeOf<T, std::void_t<typename T::SessionType>> {
+  using type = typename T::SessionType;
+  static_assert(std::is_base_of_v<Session, type> && std::is_final_v<type>,
+                "an adapter's SessionType must be a final class derived from "
+                "kvbench::plugin::Session");
 };
 
 template <typename T>
@@ -252,6 +341,9 @@ const T& Probe() {
 
 template <typename T>
 struct Thunks {
+  using S = typename SessionTypeOf<T>::type;
+  static constexpr bool kDirect = !std::is_same_v<S, Session>;
+
   static const char* LibraryVersion() {
     static const std::string version = Probe<T>().LibraryVersion();
     return version.c_str();
@@ -276,8 +368,12 @@ struct Thunks {
   static const T& Of(const kvbench_engine* e) {
     return reinterpret_cast<const EngineBox<T>*>(e)->adapter;
   }
-  static Session& SessionOf(kvbench_session* s) {
-    return *reinterpret_cast<SessionBox*>(s)->session;
+  static SessionBox* BoxOf(kvbench_session* s) noexcept {
+    return reinterpret_cast<SessionBox*>(s);
+  }
+  // The session as S: NewSession checked its type when S is T::SessionType.
+  static S& SessionOf(kvbench_session* s) noexcept {
+    return static_cast<S&>(*BoxOf(s)->session.get());
   }
 
   static void GetCapabilities(const kvbench_engine* e, kvbench_capabilities* out) {
@@ -337,38 +433,61 @@ struct Thunks {
     return Guarded(m, [&] {
       auto box = std::make_unique<SessionBox>();
       Status s = Of(e).NewSession(&box->session);
-      if (s.ok()) *out = reinterpret_cast<kvbench_session*>(box.release());
+      if (!s.ok()) return s;
+      if (box->session == nullptr) return Status::Internal("NewSession returned OK and no session");
+      if constexpr (kDirect) {
+#if defined(__GXX_RTTI) || defined(_CPPRTTI) || defined(__cpp_rtti)
+        // Every later call goes straight to S's methods: it must be an S.
+        const Session& made = *box->session;
+        if (typeid(made) != typeid(S)) {
+          return Status::Internal("NewSession made a session of another class than the "
+                                  "adapter's SessionType");
+        }
+#endif
+      }
+      *out = reinterpret_cast<kvbench_session*>(box.release());
       return s;
     });
   }
   static void CloseSession(kvbench_session* s) {
     try {
-      delete reinterpret_cast<SessionBox*>(s);
+      delete BoxOf(s);
     } catch (...) {
     }
   }
+
+  // The data calls: with T::SessionType and a noexcept method, each is the
+  // method inlined and a status code, nothing more.
   static kvbench_status Put(kvbench_session* s, const char* k, size_t kn, const char* v, size_t vn,
                             kvbench_message* m) {
-    return Guarded(m, [&] { return SessionOf(s).Put(Slice(k, kn), Slice(v, vn)); });
+    S& session = SessionOf(s);
+    const Slice key(k, kn), value(v, vn);
+    return Run<noexcept(session.Put(key, value))>(m, [&] { return session.Put(key, value); });
   }
   static kvbench_status Get(kvbench_session* s, const char* k, size_t kn,
                             const kvbench_value_sink* sink, kvbench_message* m) {
-    return Guarded(m, [&] {
-      auto* box = reinterpret_cast<SessionBox*>(s);
-      Status st = box->session->Get(Slice(k, kn), &box->value);
-      if (st.ok() && sink->set(sink->context, box->value.data(), box->value.size()) != 0) {
-        return Status::Internal("get: kvbench refused the value");
-      }
-      return st;
-    });
+    SessionBox* box = BoxOf(s);
+    S& session = SessionOf(s);
+    const Slice key(k, kn);
+    std::string* value = &box->value;
+    const kvbench_status code =
+        Run<noexcept(session.Get(key, value))>(m, [&] { return session.Get(key, value); });
+    if (code == KVBENCH_OK && sink->set(sink->context, value->data(), value->size()) != 0) {
+      WriteMessage(m, "get: kvbench refused the value");
+      return KVBENCH_INTERNAL;
+    }
+    return code;
   }
   // ABI 1.1: the value's bytes stay in the session (or the engine) until its next call.
   static kvbench_status GetRef(kvbench_session* s, const char* k, size_t kn, const char** v,
                                size_t* vn, kvbench_message* m) {
-    return Guarded(m, [&] {
-      auto* box = reinterpret_cast<SessionBox*>(s);
-      Slice view;
-      Status st = box->session->GetView(Slice(k, kn), &view, &box->value);
+    SessionBox* box = BoxOf(s);
+    S& session = SessionOf(s);
+    const Slice key(k, kn);
+    std::string* scratch = &box->value;
+    Slice view;
+    return Run<noexcept(session.GetView(key, &view, scratch))>(m, [&] {
+      Status st = session.GetView(key, &view, scratch);
       if (st.ok()) {
         *v = view.data();
         *vn = view.size();
@@ -377,16 +496,21 @@ struct Thunks {
     });
   }
   static kvbench_status Remove(kvbench_session* s, const char* k, size_t kn, kvbench_message* m) {
-    return Guarded(m, [&] { return SessionOf(s).Delete(Slice(k, kn)); });
+    S& session = SessionOf(s);
+    const Slice key(k, kn);
+    return Run<noexcept(session.Delete(key))>(m, [&] { return session.Delete(key); });
   }
   static kvbench_status Begin(kvbench_session* s, kvbench_message* m) {
-    return Guarded(m, [&] { return SessionOf(s).BeginBatch(); });
+    S& session = SessionOf(s);
+    return Run<noexcept(session.BeginBatch())>(m, [&] { return session.BeginBatch(); });
   }
   static kvbench_status Commit(kvbench_session* s, kvbench_message* m) {
-    return Guarded(m, [&] { return SessionOf(s).CommitBatch(); });
+    S& session = SessionOf(s);
+    return Run<noexcept(session.CommitBatch())>(m, [&] { return session.CommitBatch(); });
   }
   static kvbench_status Abort(kvbench_session* s, kvbench_message* m) {
-    return Guarded(m, [&] { return SessionOf(s).AbortBatch(); });
+    S& session = SessionOf(s);
+    return Run<noexcept(session.AbortBatch())>(m, [&] { return session.AbortBatch(); });
   }
   static kvbench_status Scan(kvbench_session* s, const char* start, size_t start_size,
                              const kvbench_scan_options* o, kvbench_scan_visit visit, void* ctx,

@@ -460,6 +460,9 @@ Status WorkloadFromProperties(Properties props, const std::string& path, const s
   CoreWorkloadProperties core;
   KVBENCH_RETURN_IF_ERROR(ReadCoreWorkload(path, &props, &core));
   Workload w = CoreWorkloadToWorkload(core, path, text);
+  // YCSB measures from the first operation: no warm-up repetition, so the
+  // figures are the ones YCSB prints for the same run.
+  w.measurement.warmup_repetitions = 0;
 
   for (const auto& [k, v] : kDefaults) w.ycsb_properties[k] = v;
   Properties others;

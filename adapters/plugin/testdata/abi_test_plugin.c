@@ -3,7 +3,11 @@
  * example's engine (its source is included):
  *   default     ABI 1.1: engine "abi-ref" (get_ref counted) and "abi-serial",
  *               whose put counts how many writers are inside it at once (it
- *               declares no concurrent writers: the host must keep it at one);
+ *               declares no concurrent writers: the host must keep it at one),
+ *               "abi-batch", whose batch functions count their calls (the host
+ *               answers a misuse without calling them), and "abi-breach",
+ *               whose get_ref breaks the ABI in the way its key names
+ *               ("nobytes", "overflow", "status", "negative");
  *   ABI_1_0     a plugin as ABI 1.0 laid it out: abi_minor 0 and an engine
  *               array whose elements end before get_ref (struct_size and
  *               stride 1.0's), two engines "abi10-a" and "abi10-b".
@@ -49,6 +53,49 @@ static kvbench_status counting_get_ref(kvbench_session* s, const char* key, size
   return get_ref(s, key, key_size, value, value_size, message);
 }
 
+#if !defined(ABI_1_0)
+static atomic_long batch_calls;
+
+KVBENCH_PLUGIN_EXPORT long abi_test_batch_calls(void) { return atomic_load(&batch_calls); }
+
+static kvbench_status counting_begin(kvbench_session* s, kvbench_message* m) {
+  atomic_fetch_add(&batch_calls, 1);
+  return begin_batch(s, m);
+}
+static kvbench_status counting_commit(kvbench_session* s, kvbench_message* m) {
+  atomic_fetch_add(&batch_calls, 1);
+  return commit_batch(s, m);
+}
+static kvbench_status counting_abort(kvbench_session* s, kvbench_message* m) {
+  atomic_fetch_add(&batch_calls, 1);
+  return abort_batch(s, m);
+}
+
+static int key_is(const char* key, size_t key_size, const char* word) {
+  return key_size == strlen(word) && memcmp(key, word, key_size) == 0;
+}
+
+/* Each breach on a successful call, where the host's cheap OK-path checks must see it. */
+static kvbench_status breaching_get_ref(kvbench_session* s, const char* key, size_t key_size,
+                                        const char** value, size_t* value_size,
+                                        kvbench_message* message) {
+  if (key_is(key, key_size, "nobytes")) {
+    *value = NULL;
+    *value_size = 5;
+    return KVBENCH_OK;
+  }
+  if (key_is(key, key_size, "overflow")) {
+    memset(message->text, 'x', message->capacity + 4);
+    *value = "";
+    *value_size = 0;
+    return KVBENCH_OK;
+  }
+  if (key_is(key, key_size, "status")) return KVBENCH_STATUS_LAST + 35;
+  if (key_is(key, key_size, "negative")) return -1;
+  return get_ref(s, key, key_size, value, value_size, message);
+}
+#endif
+
 #if defined(ABI_1_0)
 /* ABI 1.0's table ends at scan: get_ref's offset in 1.1. */
 #define V10_SIZE offsetof(kvbench_engine_api, get_ref)
@@ -67,7 +114,7 @@ KVBENCH_PLUGIN_EXPORT const kvbench_plugin* kvbench_plugin_entry(void) {
   return &plugin;
 }
 #else
-static kvbench_engine_api test_engines[2];
+static kvbench_engine_api test_engines[4];
 
 KVBENCH_PLUGIN_EXPORT const kvbench_plugin* kvbench_plugin_entry(void) {
   static kvbench_plugin plugin;
@@ -77,8 +124,16 @@ KVBENCH_PLUGIN_EXPORT const kvbench_plugin* kvbench_plugin_entry(void) {
   test_engines[1] = kEngines[0];
   test_engines[1].name = "abi-serial";
   test_engines[1].put = counting_put;
+  test_engines[2] = kEngines[0];
+  test_engines[2].name = "abi-batch";
+  test_engines[2].begin_batch = counting_begin;
+  test_engines[2].commit_batch = counting_commit;
+  test_engines[2].abort_batch = counting_abort;
+  test_engines[3] = kEngines[0];
+  test_engines[3].name = "abi-breach";
+  test_engines[3].get_ref = breaching_get_ref;
   plugin = (kvbench_plugin){KVBENCH_PLUGIN_ABI_MAJOR, KVBENCH_PLUGIN_ABI_MINOR, "abi-test",
-                            test_engines, 2};
+                            test_engines, 4};
   return &plugin;
 }
 #endif
