@@ -348,7 +348,7 @@ Status PhaseExecutor::RunSingleCall(PhaseOp op, results::Repetition* out) {
     status = engine_->Close();
     if (status.ok()) status = engine_->Open(nullptr);
   }
-  const uint64_t c1 = clock.Now();
+  const uint64_t c1 = clock.NowAfterPriorWork();
   out->seconds = static_cast<double>(clock.ToNs(c1 - c0)) / 1e9;
   out->engine_seconds = out->seconds;  // the timed part is the one call
   LatencyHistogram h;
@@ -368,7 +368,7 @@ Status PhaseExecutor::RunRecreate(uint64_t count, results::Repetition* out) {
   for (uint64_t i = 0; i < count && s.ok(); ++i) {
     const uint64_t c0 = clock.Now();
     s = engine_->Recreate();
-    end = clock.Now();
+    end = clock.NowAfterPriorWork();
     if (s.ok()) h.Record(clock.ToNs(end - c0));
   }
   out->seconds = static_cast<double>(clock.ToNs(end - start)) / 1e9;
@@ -613,7 +613,7 @@ Status PhaseExecutor::RunWorkers(const PhaseSpec& spec, uint64_t seed, const Mat
   for (auto& session : sessions) {
     const uint64_t c0 = clock.Now();
     session.reset();
-    cleanup.Record(clock.ToNs(clock.Now() - c0));
+    cleanup.Record(clock.ToNs(clock.NowAfterPriorWork() - c0));
   }
   sessions.clear();
 

@@ -132,7 +132,7 @@ void PhaseWorker::RunChunk(Session* session, uint64_t phase_start, uint64_t chun
     Status s = stream_.Apply(kind, session);
     if (kind == OpKind::kRmw && split_rmw) {
       // YCSB times the read and the update of a read-modify-write apart too.
-      const uint64_t tm = clock.Now();
+      const uint64_t tm = clock.NowAfterPriorWork();
       s = stream_.ApplyRmwWrite(s, session);
       if (sync_each_write && s.ok() && stream_.RmwWrote()) {
         s = plan_.adapter->Sync().WithContext("sync");
@@ -159,7 +159,7 @@ void PhaseWorker::RunChunk(Session* session, uint64_t phase_start, uint64_t chun
     if (go_on && batched && ++in_batch == batch) {
       in_batch = 0;
       go_on = Commit(session, &busy);
-      t1 = clock.Now();
+      t1 = clock.NowAfterPriorWork();
     }
     if ((i & 1023) == 0) progress_.store(i, std::memory_order_relaxed);
     if (!go_on || t1 >= deadline) {
@@ -207,7 +207,7 @@ void PhaseWorker::Finish(Session* session, uint64_t t1, uint64_t offset) {
   if (batched && in_batch_ > 0) {
     Commit(session, &busy_);
     in_batch_ = 0;
-    t1 = clock.Now();
+    t1 = clock.NowAfterPriorWork();
   }
   if (open_) CloseInterval(t1 - offset, true);
   out->end_ticks = t1 - offset;
@@ -221,7 +221,7 @@ bool PhaseWorker::Commit(Session* session, uint64_t* busy) {
   const uint64_t t0 = clock.Now();
   Status s = session->CommitBatch();
   if (s.ok() && plan_.sync_each_commit) s = plan_.adapter->Sync();
-  const uint64_t t1 = clock.Now();
+  const uint64_t t1 = clock.NowAfterPriorWork();
   *busy += t1 - t0;
   record_to_[static_cast<size_t>(OpKind::kCommit)].Record(clock.ToNs(t1 - t0));
   return stream_.Count(OpKind::kCommit, s, &result_);

@@ -98,7 +98,7 @@ class PhaseWorker {
   // Reads the clock at the end of a call and closes the open interval when
   // the call ended past it (*boundary: its end in real ticks).
   uint64_t EndCall(uint64_t offset, uint64_t* boundary) {
-    const uint64_t t = CycleClock::Get().Now();
+    const uint64_t t = CycleClock::Get().NowAfterPriorWork();
     if (t >= *boundary) {
       CloseInterval(t - offset, false);
       *boundary = RealTicks(result_.intervals.next_boundary(), offset);

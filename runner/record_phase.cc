@@ -85,7 +85,7 @@ class BlockRunner {
         error = session_->CommitBatch();
         if (error.ok() && sync_each) error = adapter_->Sync();
       }
-      const uint64_t t1 = clock.Now();
+      const uint64_t t1 = clock.NowAfterPriorWork();
       const uint64_t ns = clock.ToNs(t1 > t0 ? t1 - t0 : 0);
       timed_ns_ += ns;
       if (done > 0) {
@@ -145,7 +145,7 @@ Status RunMemoryBaseline(uint64_t count, results::Repetition* out) {
   // Read one word back through a volatile so the writes cannot be elided.
   volatile uint64_t sink = words[count / 2];
   (void)sink;
-  const uint64_t t1 = clock.Now();
+  const uint64_t t1 = clock.NowAfterPriorWork();
   std::free(words);
   const uint64_t ns = clock.ToNs(t1 - t0);
   LatencyHistogram h;
