@@ -1,120 +1,19 @@
 #include "adapters/plugin/plugin_adapter.h"
 
+#include <algorithm>
 #include <atomic>
+#include <cstdint>
 #include <cstring>
 #include <mutex>
 #include <vector>
 
+#include "adapters/plugin/engine_state.h"
 #include "adapters/support/batch_gate.h"
 #include "adapters/support/batch_state.h"
 
 namespace kvbench::plugin_host {
 namespace {
 
-// A message buffer with guard bytes after its capacity: a plugin that writes
-// past `capacity` changes them, and the next status check sees it.
-class MessageBuffer {
- public:
-  static constexpr size_t kCapacity = 512;
-
-  MessageBuffer() {
-    std::memcpy(storage_ + kCapacity, kGuard, sizeof kGuard);
-    message_.text = storage_;
-    message_.capacity = kCapacity;
-  }
-
-  // The buffer for one call; its text starts empty.
-  kvbench_message* ForCall() {
-    storage_[0] = '\0';
-    return &message_;
-  }
-  bool GuardIntact() const { return std::memcmp(storage_ + kCapacity, kGuard, sizeof kGuard) == 0; }
-  void RestoreGuard() { std::memcpy(storage_ + kCapacity, kGuard, sizeof kGuard); }
-  // What the plugin wrote, cut at the capacity when it left out the NUL.
-  std::string Text() const { return std::string(storage_, strnlen(storage_, kCapacity)); }
-
- private:
-  static constexpr char kGuard[16] = {'k', 'v', 'b', 'e', 'n', 'c', 'h', '-',
-                                      'g', 'u', 'a', 'r', 'd', '-', '!', '\0'};
-  char storage_[kCapacity + sizeof kGuard];
-  kvbench_message message_;
-};
-
-// What every adapter and session of one engine instance shares: the table,
-// and the first contract breach, after which every call fails with it.
-class EngineState {
- public:
-  explicit EngineState(const PluginEngine* engine) : engine_(engine) {}
-
-  const kvbench_engine_api& api() const { return engine_->api; }
-  // Writers take it exclusively on an engine that declares no concurrent
-  // writers (see PluginSession).
-  BatchGate& writer_gate() { return writer_gate_; }
-  const std::string& name() const { return name_; }
-  bool broken() const { return broken_.load(std::memory_order_relaxed); }
-
-  [[gnu::noinline, gnu::cold]] Status Breach(std::string what) {
-    std::lock_guard lock(mutex_);
-    if (!broken_.load(std::memory_order_relaxed)) {
-      breach_ = Status::Internal("plugin engine '" + name_ + "' (" + engine_->plugin_path +
-                                 ") broke the plugin ABI: " + what);
-      broken_.store(true, std::memory_order_relaxed);
-    }
-    return breach_;
-  }
-  [[gnu::noinline, gnu::cold]] Status BreachStatus() {
-    std::lock_guard lock(mutex_);
-    return breach_;
-  }
-
-  // The Status for `code` returned by `function`; checks the code and the
-  // message buffer's guard. OK costs two compares, inline.
-  Status Check(kvbench_status code, MessageBuffer& buffer, const char* function) {
-    if (code == KVBENCH_OK && buffer.GuardIntact()) [[likely]] {
-      return Status::OK();
-    }
-    return CheckFailure(code, buffer, function);
-  }
-
-  [[gnu::noinline, gnu::cold]] Status CheckFailure(kvbench_status code, MessageBuffer& buffer,
-                                        const char* function) {
-    if (!buffer.GuardIntact()) {
-      buffer.RestoreGuard();
-      return Breach(std::string(function) + " wrote past the end of its " +
-                    std::to_string(MessageBuffer::kCapacity) + "-byte message buffer");
-    }
-    if (code < 0 || code > KVBENCH_STATUS_LAST) {
-      return Breach(std::string(function) + " returned " + std::to_string(code) +
-                    ", which is not a kvbench_status");
-    }
-    std::string text = buffer.Text();
-    if (code == KVBENCH_NOT_FOUND) return Status::NotFound(std::move(text));
-    if (text.empty()) text = std::string(function) + " failed";
-    text = name_ + ": " + text;
-    switch (code) {
-      case KVBENCH_NOT_SUPPORTED:
-        return Status::NotSupported(std::move(text));
-      case KVBENCH_INVALID_ARGUMENT:
-        return Status::InvalidArgument(std::move(text));
-      case KVBENCH_IO_ERROR:
-        return Status::IOError(std::move(text));
-      case KVBENCH_CORRUPTION:
-        return Status::Corruption(std::move(text));
-      case KVBENCH_BUSY:
-        return Status::Busy(std::move(text));
-      default:
-        return Status::Internal(std::move(text));
-    }
-  }
-
- private:
-  const PluginEngine* engine_;
-  const std::string name_ = engine_->api.name;
-  std::atomic<bool> broken_{false};
-  std::mutex mutex_;
-  Status breach_;
-  BatchGate writer_gate_;
-};
 
 #define KVBENCH_PLUGIN_GUARD(state) \
   if ((state)->broken()) return (state)->BreachStatus()
@@ -184,10 +83,12 @@ int SetValue(void* context, const char* data, size_t size) {
 // another thread than took it (a session may move between threads between
 // calls).
 //
-// Cost: the data calls are what a benchmark times, so their OK path is the
-// breach flag, one indirect call, and the status and guard-byte compares
-// (EngineState::Check); building a Status with a message happens only on the
-// out-of-line failure path.
+// Cost: the data calls are what a benchmark times, so their OK path is one
+// test of the session's flag byte (a breach, an engine whose writes take
+// turns, an ABI 1.0 plugin: each sends the call out of line), one indirect
+// call, and one compare of the status and the message buffer's guard word
+// (MessageBuffer::OkAndIntact); building a Status with a message happens only
+// on the out-of-line failure path.
 class PluginSession final : public Session {
  public:
   PluginSession(std::shared_ptr<EngineState> state, kvbench_session* handle,
@@ -197,84 +98,77 @@ class PluginSession final : public Session {
         handle_(handle),
         put_(api_.put),
         get_ref_(api_.get_ref),
-        serialise_writes_(serialise_writes) {}
+        flags_(static_cast<uint8_t>((serialise_writes ? kSerialiseWrites : 0) |
+                                    (api_.get_ref == nullptr ? kNoGetRef : 0))) {
+    state_->AttachSession(&flags_);
+  }
   ~PluginSession() override {
     api_.close_session(handle_);  // aborts an open batch: the gate is released after it
     if (holds_gate_for_batch()) state_->writer_gate().ExitExclusive();
+    state_->DetachSession(&flags_);
   }
 
   Status Put(Slice key, Slice value) override {
-    KVBENCH_PLUGIN_GUARD(state_);
-    if (needs_write_turn()) [[unlikely]] return PutInTurn(key, value);
-    return state_->Check(
-        put_(handle_, key.data(), key.size(), value.data(), value.size(), buffer_.ForCall()),
-        buffer_, "put");
+    if (flags() & (kBroken | kSerialiseWrites)) [[unlikely]] return PutOutOfLine(key, value);
+    return CallPut(key, value);
   }
 
   Status Get(Slice key, std::string* value) override {
-    KVBENCH_PLUGIN_GUARD(state_);
-    if (get_ref_ == nullptr) [[unlikely]] return GetThroughSink(key, value);
+    if (flags() & (kBroken | kNoGetRef)) [[unlikely]] return GetOutOfLine(key, value);
     // ABI 1.1: one copy, straight from the plugin's bytes into *value.
-    const char* data = nullptr;
-    size_t size = 0;
+    ref_data_ = nullptr;
+    ref_size_ = 0;
     const kvbench_status code =
-        get_ref_(handle_, key.data(), key.size(), &data, &size, buffer_.ForCall());
-    if (code == KVBENCH_OK && buffer_.GuardIntact()) [[likely]] {
-      if (size == 0) {
-        value->clear();
-      } else if (data != nullptr) [[likely]] {
-        CopyValue(data, size, value);
-      } else {
-        return NoBytes(size);
-      }
+        get_ref_(handle_, key.data(), key.size(), &ref_data_, &ref_size_, buffer_.ForCall());
+    if (!buffer_.OkAndIntact(code)) [[unlikely]] return Failed(code, "get_ref");
+    if (ref_size_ == 0) {
+      value->clear();
       return Status::OK();
     }
-    return state_->CheckFailure(code, buffer_, "get_ref");
+    return CopyRef(value);
   }
 
   Status Delete(Slice key) override {
-    KVBENCH_PLUGIN_GUARD(state_);
-    if (needs_write_turn()) [[unlikely]] return DeleteInTurn(key);
-    return state_->Check(api_.remove(handle_, key.data(), key.size(), buffer_.ForCall()), buffer_,
-                         "remove");
+    if (flags() & (kBroken | kSerialiseWrites)) [[unlikely]] return DeleteOutOfLine(key);
+    return CallRemove(key);
   }
 
   Status BeginBatch() override {
-    KVBENCH_PLUGIN_GUARD(state_);
+    if (broken()) return state_->BreachStatus();
     if (batch_.open()) return Misuse(batch_.Begin());
     return batch_.Begin([&] {
-      if (serialise_writes_) state_->writer_gate().EnterExclusive();
+      if (serialise_writes()) state_->writer_gate().EnterExclusive();
       Status s =
           state_->Check(api_.begin_batch(handle_, buffer_.ForCall()), buffer_, "begin_batch");
-      if (!s.ok() && serialise_writes_) state_->writer_gate().ExitExclusive();
+      if (!s.ok() && serialise_writes()) state_->writer_gate().ExitExclusive();
       return s;
     });
   }
   Status CommitBatch() override {
-    KVBENCH_PLUGIN_GUARD(state_);
+    if (broken()) return state_->BreachStatus();
     if (!batch_.open()) return Misuse(batch_.Commit());
     Status s = batch_.Commit([&] {
       return state_->Check(api_.commit_batch(handle_, buffer_.ForCall()), buffer_,
                            "commit_batch");
     });
-    if (serialise_writes_) state_->writer_gate().ExitExclusive();
+    if (serialise_writes()) state_->writer_gate().ExitExclusive();
     return s;
   }
   Status AbortBatch() override {
-    KVBENCH_PLUGIN_GUARD(state_);
+    if (broken()) return state_->BreachStatus();
     if (!batch_.open()) return Misuse(batch_.Abort());
     Status s = state_->Check(api_.abort_batch(handle_, buffer_.ForCall()), buffer_, "abort_batch");
     // A non-transactional engine cannot abort: its batch stays open until commit.
     if (!s.IsNotSupported()) {
       batch_.Reset();
-      if (serialise_writes_) state_->writer_gate().ExitExclusive();
+      if (serialise_writes()) state_->writer_gate().ExitExclusive();
     }
     return s;
   }
 
   Status Scan(Slice start, const ScanOptions& options, ScanVisitor* visitor,
               size_t* visited) override {
-    KVBENCH_PLUGIN_GUARD(state_);
+    if (broken()) return state_->BreachStatus();
     if (api_.scan == nullptr) return Status::NotSupported(state_->name() + ": not ordered");
     const kvbench_scan_options c_options{
         options.direction == ScanDirection::kBackward ? KVBENCH_SCAN_BACKWARD
@@ -289,7 +183,7 @@ class PluginSession final : public Session {
   }
 
  private:
-  // Holds the writer gate for one put or remove outside a batch (needs_write_turn).
+  // Holds the writer gate for one put or remove outside a batch.
   class WriteTurn {
    public:
     explicit WriteTurn(PluginSession* s) : gate_(&s->state_->writer_gate()) {
@@ -303,25 +197,62 @@ class PluginSession final : public Session {
     BatchGate* gate_;
   };
 
-  // A put or remove outside a batch on an engine whose writes are serialised.
-  bool needs_write_turn() const { return serialise_writes_ && !batch_.open(); }
+  uint8_t flags() const { return flags_.load(std::memory_order_relaxed); }
+  bool broken() const { return (flags() & kBroken) != 0; }
+  bool serialise_writes() const { return (flags() & kSerialiseWrites) != 0; }
 
-  // Put and Delete holding the writer gate: out of line, so that the calls
-  // of an engine with concurrent writers carry none of the gate's code.
-  [[gnu::noinline]] Status PutInTurn(Slice key, Slice value) {
-    WriteTurn turn(this);
-    return state_->Check(
-        put_(handle_, key.data(), key.size(), value.data(), value.size(), buffer_.ForCall()),
-        buffer_, "put");
+  Status CallPut(Slice key, Slice value) {
+    const kvbench_status code =
+        put_(handle_, key.data(), key.size(), value.data(), value.size(), buffer_.ForCall());
+    if (buffer_.OkAndIntact(code)) [[likely]] return Status::OK();
+    return Failed(code, "put");
   }
-  [[gnu::noinline]] Status DeleteInTurn(Slice key) {
+  Status CallRemove(Slice key) {
+    const kvbench_status code = api_.remove(handle_, key.data(), key.size(), buffer_.ForCall());
+    if (buffer_.OkAndIntact(code)) [[likely]] return Status::OK();
+    return Failed(code, "remove");
+  }
+  // A call that did not return OK with the guard intact: out of line, and
+  // needing only the session, so a timed call keeps nothing else in a
+  // register across the plugin's function for it.
+  [[gnu::noinline, gnu::cold]] Status Failed(kvbench_status code, const char* function) {
+    return state_->CheckFailure(code, buffer_, function);
+  }
+
+  // Put and Delete after a breach, or holding the writer gate outside a
+  // batch on an engine whose writes take turns (inside one, the batch holds
+  // it): out of line, so that the calls of an engine with concurrent writers
+  // carry none of the gate's code.
+  [[gnu::noinline]] Status PutOutOfLine(Slice key, Slice value) {
+    if (broken()) return state_->BreachStatus();
+    if (batch_.open()) return CallPut(key, value);
     WriteTurn turn(this);
-    return state_->Check(api_.remove(handle_, key.data(), key.size(), buffer_.ForCall()), buffer_,
-                         "remove");
+    return CallPut(key, value);
+  }
+  [[gnu::noinline]] Status DeleteOutOfLine(Slice key) {
+    if (broken()) return state_->BreachStatus();
+    if (batch_.open()) return CallRemove(key);
+    WriteTurn turn(this);
+    return CallRemove(key);
+  }
+
+  // Get after a breach, or from an ABI 1.0 plugin.
+  [[gnu::noinline]] Status GetOutOfLine(Slice key, std::string* value) {
+    if (broken()) return state_->BreachStatus();
+    return GetThroughSink(key, value);
+  }
+
+  // A non-empty value from get_ref: copied into *value, the caller's string,
+  // which the runner reuses (CopyValue). Out of line: the copy is a call to
+  // memcpy either way.
+  [[gnu::noinline]] Status CopyRef(std::string* value) {
+    if (ref_data_ == nullptr) [[unlikely]] return NoBytes(ref_size_);
+    CopyValue(ref_data_, ref_size_, value);
+    return Status::OK();
   }
 
   // A session's open batch holds the writer gate when writes are serialised.
-  bool holds_gate_for_batch() const { return serialise_writes_ && batch_.open(); }
+  bool holds_gate_for_batch() const { return serialise_writes() && batch_.open(); }
 
   // BatchState's words for a misuse, after the engine's name as every message
   // from a plugin engine is.
@@ -339,7 +270,7 @@ class PluginSession final : public Session {
     ValueTarget target{value};
     const kvbench_value_sink sink{&target, &SetValue};
     const kvbench_status code = api_.get(handle_, key.data(), key.size(), &sink, buffer_.ForCall());
-    if (code == KVBENCH_OK && buffer_.GuardIntact()) [[likely]] {
+    if (buffer_.OkAndIntact(code)) [[likely]] {
       if (!target.set) return state_->Breach("get returned OK without passing a value");
       return Status::OK();
     }
@@ -352,8 +283,12 @@ class PluginSession final : public Session {
   // The timed calls' pointers, read from the table once.
   decltype(kvbench_engine_api::put) const put_;
   decltype(kvbench_engine_api::get_ref) const get_ref_;  // NULL: an ABI 1.0 plugin's get
-  const bool serialise_writes_;
+  // SessionFlag bits; kBroken is set by EngineState::Breach from any thread.
+  std::atomic<uint8_t> flags_;
   BatchState batch_;
+  // Where get_ref puts the value's place and length.
+  const char* ref_data_ = nullptr;
+  size_t ref_size_ = 0;
   MessageBuffer buffer_;
 };
 

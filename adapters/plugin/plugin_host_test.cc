@@ -231,5 +231,39 @@ TEST(PluginHost, BreachesOnASuccessfulCallFailTheEngine) {
   }
 }
 
+// Each session keeps its own copy of the engine's breach flag: a breach on
+// one session fails every other session of the engine, those made before it
+// and those asked for after it, with the first breach's reason.
+TEST(PluginHost, ABreachOnOneSessionFailsEveryOtherSessionOfTheEngine) {
+  Status s = LoadPlugin(KVBENCH_ABI_TEST_PLUGIN, "", {});
+  ASSERT_TRUE(s.ok()) << s.ToString();
+  Opened o = Open("abi-breach");
+  ASSERT_TRUE(o.adapter);
+  std::unique_ptr<Session> first, second;
+  ASSERT_TRUE(o.adapter->NewSession(&first).ok());
+  ASSERT_TRUE(o.adapter->NewSession(&second).ok());
+  ASSERT_TRUE(second->Put("fine", "value").ok());
+  std::string value;
+  ASSERT_TRUE(second->Get("fine", &value).ok());
+  // One write past the end of the message buffer, on a call that returns OK.
+  Status breach = first->Get("overflow", &value);
+  EXPECT_EQ(breach.code(), Status::Code::kInternal) << breach.ToString();
+  EXPECT_NE(breach.message().find("get_ref wrote past the end of its 512-byte message buffer"),
+            std::string::npos)
+      << breach.message();
+  EXPECT_EQ(second->Get("fine", &value).message(), breach.message());
+  EXPECT_EQ(second->Put("other", "v").message(), breach.message());
+  EXPECT_EQ(second->Delete("fine").message(), breach.message());
+  std::unique_ptr<Session> third;
+  EXPECT_EQ(o.adapter->NewSession(&third).message(), breach.message());
+  // Sessions end after the breach as before it (each leaves the engine's list).
+  first.reset();
+  second.reset();
+  EXPECT_EQ(o.adapter->Close().message(), breach.message());
+  o.adapter.reset();
+  std::error_code ec;
+  fs::remove_all(o.directory, ec);
+}
+
 }  // namespace
 }  // namespace kvbench::plugin_host
