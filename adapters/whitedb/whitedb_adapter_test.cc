@@ -419,6 +419,48 @@ TEST_F(WhitedbAdapterTest, QueriesOnBytesAndReferenceFields) {
   EXPECT_EQ(std::set<RecordId>(matches.begin(), matches.end()), (std::set<RecordId>{b, c}));
 }
 
+// InsertRecord's integer path (in a batch and outside one, integers WhiteDB
+// keeps in the field and ones it allocates) and its path for other types, and
+// QueryEqual's unfiltered fetch (ids gathered in blocks of 128) with and
+// without a limit.
+TEST_F(WhitedbAdapterTest, IntegerInsertsAndQueriesAcrossFetchBlocks) {
+  ASSERT_TRUE(Open({}).ok());
+  OpenTable({FieldType::kInt64, FieldType::kInt64, FieldType::kString});
+  ASSERT_TRUE(table_->CreateIndex(0).ok());
+  std::set<RecordId> even;
+  std::map<RecordId, int64_t> big;
+  for (int i = 0; i < 600; ++i) {
+    if (i == 300) {
+      ASSERT_TRUE(session_->BeginBatch().ok());
+    }
+    const int64_t large = (int64_t{1} << 40) + i;  // not kept in the field
+    std::vector<FieldValue> fields = {FieldValue::Int(i % 2), FieldValue::Int(large),
+                                      FieldValue::Null()};
+    if (i % 3 == 0) fields[2] = FieldValue::String("s" + std::to_string(i));
+    RecordId id = 0;
+    ASSERT_TRUE(table_->InsertRecord(fields, &id).ok());
+    if (i % 2 == 0) even.insert(id);
+    big[id] = large;
+  }
+  ASSERT_TRUE(session_->CommitBatch().ok());
+  for (const auto& [id, large] : big) {
+    std::vector<FieldValue> fields;
+    ASSERT_TRUE(table_->GetRecord(id, &fields).ok());
+    EXPECT_EQ(fields[1].int_value, large);
+  }
+  std::vector<RecordId> matches = {1, 2, 3};  // cleared by the query
+  ASSERT_TRUE(table_->QueryEqual(0, FieldValue::Int(0), 0, &matches).ok());
+  EXPECT_EQ(matches.size(), 300u);
+  EXPECT_EQ(std::set<RecordId>(matches.begin(), matches.end()), even);
+  ASSERT_TRUE(table_->QueryEqual(0, FieldValue::Int(0), 200, &matches).ok());
+  EXPECT_EQ(matches.size(), 200u);
+  for (const RecordId id : matches) {
+    EXPECT_EQ(even.count(id), 1u);
+  }
+  ASSERT_TRUE(table_->QueryEqual(0, FieldValue::Int(7), 5, &matches).ok());
+  EXPECT_TRUE(matches.empty());
+}
+
 // A referenced record deleted becomes a tombstone: gone for the caller, the
 // references kept as written, and freed once nothing refers to it. A
 // database of 1 MiB fills after some ten thousand records, so 100,000 rounds

@@ -158,7 +158,7 @@ bool WhitedbFieldProbe::DecodedMatches(wg_int encoded) const {
 WhitedbQueryParam::WhitedbQueryParam(void* db, const FieldValue& value) : db_(db), value_(value) {}
 
 WhitedbQueryParam::~WhitedbQueryParam() {
-  if (encoded_ == WG_ILLEGAL) return;
+  if (encoded_ == WG_ILLEGAL || in_word_) return;
   if (NeedsWriteLock(value_)) {
     wg_free_encoded(db_, encoded_);
   } else {
@@ -170,9 +170,11 @@ Status WhitedbQueryParam::Encode() {
   switch (value_.type) {
     case FieldType::kNull:
       encoded_ = wg_encode_query_param_null(db_, nullptr);
+      in_word_ = true;
       break;
     case FieldType::kInt64:
       encoded_ = wg_encode_query_param_int(db_, value_.int_value);
+      in_word_ = IsImmediateInt(value_.int_value);
       break;
     case FieldType::kDouble:
       encoded_ = wg_encode_query_param_double(db_, value_.double_value);
@@ -190,6 +192,7 @@ Status WhitedbQueryParam::Encode() {
     case FieldType::kReference:
       encoded_ = wg_encode_query_param_record(
           db_, wg_decode_record(db_, static_cast<wg_int>(value_.reference)));
+      in_word_ = true;
       break;
   }
   if (encoded_ == WG_ILLEGAL) {

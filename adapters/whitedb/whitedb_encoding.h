@@ -91,6 +91,9 @@ class WhitedbQueryParam {
   void* const db_;
   const FieldValue& value_;
   wg_int encoded_ = WG_ILLEGAL;
+  // NULL, a record, or an integer WhiteDB keeps in the word itself: nothing
+  // was allocated, so nothing is freed (wg_free_query_param would find so).
+  bool in_word_ = false;
 };
 
 }  // namespace kvbench

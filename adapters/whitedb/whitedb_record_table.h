@@ -71,11 +71,27 @@ class WhitedbRecordTable final : public RecordTable {
   }
   // Deletes tombstones among targets_ that nothing refers to any more.
   void ReapTargets();
+  // InsertRecord once the lock is held (or the batch holds it).
+  Status InsertLocked(const FieldValue* values, RecordId* id);
+  // InsertRecord outside a batch: InsertLocked under a lock of its own.
+  Status InsertUnderCallLock(const FieldValue* values, RecordId* id);
+  // The rest of InsertLocked's record from field `from`, any types.
+  Status InsertFrom(void* record, const FieldValue* values, uint32_t from, RecordId* id);
+  // QueryEqual's rows: every row of `query` (made with the caller's limit)
+  // appended to *matches.
+  void FetchAll(wg_query* query, std::vector<RecordId>* matches);
+  // QueryEqual's rows when tombstones or a reference value need checking:
+  // live rows only and, for a `reference` (its encoding, else 0), the rows
+  // holding that very record, up to `limit` (0: all).
+  void FetchFiltered(wg_query* query, uint32_t field, wg_int reference, size_t limit,
+                     std::vector<RecordId>* matches);
   // InsertRecord's field of a type other than int64: false for a NULL left
   // as the raw record holds it; else its encoding in *encoded, or *error.
   bool EncodeOtherField(uint32_t field, const FieldValue& v, wg_int* encoded, Status* error);
   // Undoes a half-inserted record (out of line: keeps InsertRecord small).
   Status InsertFailed(void* record, uint32_t unset_from, Status cause);
+  // wg_encode_int's failure (the database is full) on `field`.
+  Status IntFieldFailed(void* record, uint32_t field);
   // wg_set_new_field's failure `result` on `field` of a half-inserted record.
   Status SetNewFieldFailed(void* record, uint32_t field, wg_int encoded, wg_int result);
   // The statuses for failed checks (out of line: built only on errors).
