@@ -115,7 +115,7 @@ void FreeMap::MarkIndexDirty(uint32_t p) {
 
 void FreeMap::ReleasePending(uint64_t oldest_snapshot, bool no_readers) {
   while (!pending_.empty() && (no_readers || pending_.front().txn_id <= oldest_snapshot)) {
-    for (uint32_t p : pending_.front().pages) SetReusable(p, true);
+    SetReusable(pending_.front().page, true);
     pending_.pop_front();
   }
 }
@@ -223,10 +223,8 @@ void FreeMap::EncodeMapPage(uint32_t index, uint8_t* page) const {
 }
 
 void FreeMap::Commit(uint64_t txn_id) {
-  if (!freed_committed_.empty()) {
-    pending_.push_back(Pending{txn_id, std::move(freed_committed_)});
-    freed_committed_ = {};
-  }
+  for (uint32_t p : freed_committed_) pending_.push_back(Pending{txn_id, p});
+  freed_committed_.clear();
   for (uint32_t index : dirty_indexes_) {
     if (index < index_dirty_.size()) index_dirty_[index] = index_fresh_[index] = 0;
   }
@@ -237,8 +235,8 @@ void FreeMap::Commit(uint64_t txn_id) {
   committed_map_pages_ = map_pages_;
 }
 
-void FreeMap::AddPending(uint64_t txn_id, std::vector<uint32_t> pages) {
-  if (!pages.empty()) pending_.push_back(Pending{txn_id, std::move(pages)});
+void FreeMap::AddPending(uint64_t txn_id, const std::vector<uint32_t>& pages) {
+  for (uint32_t p : pages) pending_.push_back(Pending{txn_id, p});
 }
 
 void FreeMap::MarkAllDirty() {
@@ -272,9 +270,7 @@ void FreeMap::Abort() {
 }
 
 uint64_t FreeMap::pending_pages() const {
-  uint64_t n = 0;
-  for (const Pending& p : pending_) n += p.pages.size();
-  return n;
+  return pending_.size();
 }
 
 }  // namespace pbtree

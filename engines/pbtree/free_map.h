@@ -65,7 +65,7 @@ class FreeMap {
   std::vector<uint32_t>* mutable_freed_committed() { return &freed_committed_; }
   // `pages` (free already) become reusable once no reader older than
   // `txn_id` remains.
-  void AddPending(uint64_t txn_id, std::vector<uint32_t> pages);
+  void AddPending(uint64_t txn_id, const std::vector<uint32_t>& pages);
   // Every map page counts as changed (the next PrepareCommit gives each a
   // fresh page): commits through the log change the bits without writing
   // the map, so a checkpoint writes all of it.
@@ -90,9 +90,10 @@ class FreeMap {
   void SetReusable(uint32_t page_no, bool reusable);
   void MarkIndexDirty(uint32_t page_no);
 
+  // One entry per page (in txn_id order), so that a commit allocates nothing.
   struct Pending {
     uint64_t txn_id;
-    std::vector<uint32_t> pages;
+    uint32_t page;
   };
 
   uint32_t page_size_;

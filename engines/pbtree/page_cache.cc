@@ -23,10 +23,13 @@ PageCache::PageCache(uint32_t page_size, size_t capacity_pages, uint64_t max_pag
   if (table == MAP_FAILED) throw std::bad_alloc();
   chunks_ = static_cast<std::atomic<Chunk*>*>(table);
   ring_.prev = ring_.next = &ring_;
+  // 128-byte alignment keeps the Frame and the page header in one pair of
+  // cache lines (adjacent-line prefetch).
+  frame_bytes_ = (Frame::kHeaderBytes + page_size_ + 127) & ~size_t{127};
 }
 
 PageCache::~PageCache() {
-  for (Frame* f : frames_) std::free(f);
+  for (const auto& [base, bytes] : slabs_) ::munmap(base, bytes);
   ::munmap(chunks_, chunk_count_ * sizeof(Chunk*));
 }
 
@@ -61,13 +64,35 @@ void PageCache::SetSlot(uint32_t page_no, uint8_t* data) {
   chunk->data[i].store(data, std::memory_order_release);
 }
 
+void PageCache::AddSlab() {
+  constexpr size_t kSlabBytes = size_t{2} << 20;
+  // Aligned to 2 MiB, so that the kernel can back it with one huge page:
+  // twice the size is reserved and the ends are given back.
+  const size_t reserve = 2 * kSlabBytes;
+  void* m = ::mmap(nullptr, reserve, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (m == MAP_FAILED) throw std::bad_alloc();
+  const uintptr_t start = reinterpret_cast<uintptr_t>(m);
+  const uintptr_t aligned = (start + kSlabBytes - 1) & ~(uintptr_t{kSlabBytes} - 1);
+  if (aligned > start) ::munmap(m, aligned - start);
+  const uintptr_t end = start + reserve;
+  if (end > aligned + kSlabBytes) {
+    ::munmap(reinterpret_cast<void*>(aligned + kSlabBytes), end - aligned - kSlabBytes);
+  }
+  void* slab = reinterpret_cast<void*>(aligned);
+  // A hint (fails without transparent huge pages): one fault then maps the
+  // whole slab instead of one per 4 KiB.
+  ::madvise(slab, kSlabBytes, MADV_HUGEPAGE);
+  slabs_.emplace_back(slab, kSlabBytes);
+  // Handed out from the slab's start (unused_ is a stack).
+  for (size_t n = kSlabBytes / frame_bytes_; n > 0; --n) {
+    unused_.push_back(reinterpret_cast<Frame*>(static_cast<uint8_t*>(slab) + (n - 1) * frame_bytes_));
+  }
+}
+
 Frame* PageCache::Allocate() {
-  // 128-byte alignment keeps the Frame and the page header in one pair of
-  // cache lines (adjacent-line prefetch); aligned_alloc wants a multiple.
-  const size_t bytes = (Frame::kHeaderBytes + page_size_ + 127) & ~size_t{127};
-  void* block = std::aligned_alloc(128, bytes);
-  if (block == nullptr) throw std::bad_alloc();
-  Frame* f = new (block) Frame();
+  if (unused_.empty()) AddSlab();
+  Frame* f = new (unused_.back()) Frame();
+  unused_.pop_back();
   frames_.push_back(f);
   return f;
 }
@@ -81,12 +106,16 @@ void PageCache::Release(Frame* f) {
   spare_.push_back(f);
 }
 
-void PageCache::Retire(Frame* f) {
+void PageCache::Unpublish(Frame* f) {
   SetSlot(f->page_no, nullptr);
   if (f->prev != nullptr) Unlink(f);
   f->in_use = false;
   f->retired = true;
   --in_use_;
+}
+
+void PageCache::Retire(Frame* f) {
+  Unpublish(f);
   // Stamped after it left the table: a thread that reads the new epoch
   // cannot find the frame any more.
   f->stamp = readers_->Retire();
@@ -220,11 +249,20 @@ void PageCache::Erase(uint32_t page_no) {
 }
 
 void PageCache::Evict(const std::vector<uint32_t>& pages) {
+  if (pages.empty()) return;
   std::lock_guard lock(mu_);
+  // One stamp for the lot, taken after every frame left the table (as
+  // Retire does for one).
+  const size_t first = retired_.size();
   for (uint32_t p : pages) {
     uint8_t* data = Find(p);
-    if (data != nullptr && !Frame::Of(data)->dirty) Retire(Frame::Of(data));
+    if (data == nullptr || Frame::Of(data)->dirty) continue;
+    Unpublish(Frame::Of(data));
+    retired_.push_back(Frame::Of(data));
   }
+  if (retired_.size() == first) return;
+  const uint64_t stamp = readers_->Retire();
+  for (size_t i = first; i < retired_.size(); ++i) retired_[i]->stamp = stamp;
 }
 
 void PageCache::Shrink() {
@@ -238,7 +276,10 @@ void PageCache::Shrink() {
   spare_.clear();
   auto kept = std::partition(frames_.begin(), frames_.end(),
                              [](Frame* f) { return f->in_use || f->retired || f->reserved; });
-  for (auto it = kept; it != frames_.end(); ++it) std::free(*it);
+  for (auto it = kept; it != frames_.end(); ++it) {
+    (*it)->~Frame();
+    unused_.push_back(*it);
+  }
   frames_.erase(kept, frames_.end());
 }
 

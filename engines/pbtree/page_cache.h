@@ -17,8 +17,13 @@
 // so a transaction larger than the cache grows the cache until it commits or
 // aborts without slowing eviction.
 //
-// Each frame is one allocation: 64 bytes of bookkeeping (Frame) followed by
-// the page.
+// Each frame is 64 bytes of bookkeeping (Frame) followed by the page, carved
+// from 2 MiB slabs that ask for huge pages (MADV_HUGEPAGE): the write path
+// takes a new frame for every page it copies or adds, and with one heap
+// allocation per frame, the pages a run of small commits pins in memory
+// (wal.h) each cost a malloc and a page fault or two. A frame the cache no
+// longer needs goes back to the slabs' free list; slabs are unmapped with the
+// cache.
 #pragma once
 
 #include <atomic>
@@ -27,6 +32,7 @@
 #include <deque>
 #include <memory>
 #include <mutex>
+#include <utility>
 #include <vector>
 
 #include "engines/pbtree/reader_table.h"
@@ -107,8 +113,9 @@ class PageCache {
   // Writer: drops the clean frames of `pages`, which readers of older
   // snapshots may still be reading (pages a commit stopped using).
   void Evict(const std::vector<uint32_t>& pages);
-  // Evicts clean frames until at most capacity frames remain and frees the
-  // memory of the rest that no thread can hold (after a large transaction).
+  // Evicts clean frames until at most capacity frames remain and gives the
+  // frames of the rest that no thread can hold back to the slabs (after a
+  // large transaction), where later frames reuse them.
   void Shrink();
 
   size_t frames_in_use() const;
@@ -126,8 +133,10 @@ class PageCache {
   Frame* TakeFrame();
   Frame* Reclaim();
   Frame* Allocate();
+  void AddSlab();
   bool EvictOne();
   void Retire(Frame* frame);   // off the table and the ring, stamped
+  void Unpublish(Frame* frame);  // off the table and the ring (Retire without the stamp)
   void Release(Frame* frame);  // off the table and the ring, spare at once
   void SetSlot(uint32_t page_no, uint8_t* data);
   void Link(Frame* frame);    // onto the ring, just behind the hand
@@ -143,8 +152,11 @@ class PageCache {
   std::vector<std::unique_ptr<Chunk>> owned_chunks_;  // under mu_
 
   mutable std::mutex mu_;
-  std::vector<Frame*> frames_;  // every allocated frame (owned)
+  std::vector<Frame*> frames_;  // every allocated frame
   std::vector<Frame*> spare_;   // allocated, free to use
+  size_t frame_bytes_ = 0;      // a frame's stride in a slab
+  std::vector<std::pair<void*, size_t>> slabs_;  // mappings the frames live in
+  std::vector<Frame*> unused_;  // slab memory not allocated as a frame
   std::deque<Frame*> retired_;  // in stamp order
   Frame ring_;                  // sentinel of the CLOCK ring
   Frame* hand_ = &ring_;

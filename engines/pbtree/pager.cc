@@ -428,9 +428,9 @@ Status Pager::MakeWritable(uint32_t page_no, uint32_t* page_no_out, uint8_t** pa
   // reservation may evict the clean frame (this thread's own eviction reuses
   // it at once), so it is looked up again after.
   Frame* copy = cache_.Reserve();
-  f = cache_.Lookup(page_no);
-  if (f != nullptr) {
-    std::memcpy(copy->data(), f->data(), page_size_);
+  if (const uint8_t* from = InMemory(page_no)) {
+    // Cached, or mapped and checked since it was last written.
+    CopyPage(copy->data(), from);
   } else {
     Status s = ReadChecked(page_no, snapshot_pages_.load(std::memory_order_acquire), copy->data());
     if (!s.ok()) {
@@ -533,11 +533,36 @@ Status Pager::WriteMeta(const Meta& meta) {
 }
 
 void Pager::DropFreedUnflushed(uint64_t oldest_snapshot, bool no_readers) {
+  scratch_drop_.clear();
   while (!freed_unflushed_.empty() &&
          (no_readers || freed_unflushed_.front().txn_id <= oldest_snapshot)) {
-    cache_.Evict(freed_unflushed_.front().pages);
+    scratch_drop_.push_back(freed_unflushed_.front().page);
     freed_unflushed_.pop_front();
   }
+  cache_.Evict(scratch_drop_);
+}
+
+void Pager::QueueFreedUnflushed(uint64_t txn_id) {
+  for (uint32_t p : scratch_in_memory_) freed_unflushed_.push_back(FreedUnflushed{txn_id, p});
+}
+
+void Pager::CopyPage(uint8_t* to, const uint8_t* from) const {
+  const PageType type = GetPageType(from);
+  if (type == PageType::kLeaf || type == PageType::kInternal) {
+    // The free space between the entries and the restart array is left as
+    // it is: nothing reads it (node_page.h), and a page that is half full
+    // is copied in half the bytes. The page was checked when read, so its
+    // data end and restart count are in bounds.
+    const uint32_t end = DecodeFixed16(from + kOffDataEnd);
+    const uint32_t restart_bytes = 2 * DecodeFixed16(from + kOffRestarts);
+    if (end >= kPageHeaderSize && end + restart_bytes <= page_size_) {
+      std::memcpy(to, from, end);
+      std::memcpy(to + page_size_ - restart_bytes, from + page_size_ - restart_bytes,
+                  restart_bytes);
+      return;
+    }
+  }
+  std::memcpy(to, from, page_size_);
 }
 
 void Pager::SetUnflushed(uint32_t p, bool on) {
@@ -624,11 +649,11 @@ Status Pager::LogCommit(uint32_t root, uint32_t depth, uint64_t entries, std::st
   for (uint32_t p : dirty_pages_) SetUnflushed(p, true);
   cache_.MarkPinned(dirty_pages_);
   dirty_pages_.clear();
-  std::vector<uint32_t> in_memory;
+  scratch_in_memory_.clear();
   freed_by_commit_.clear();
-  SplitFreed(/*hold=*/true, &in_memory, &freed_by_commit_);
+  SplitFreed(/*hold=*/true, &scratch_in_memory_, &freed_by_commit_);
   free_map_.Commit(txn);
-  if (!in_memory.empty()) freed_unflushed_.push_back(FreedUnflushed{txn, std::move(in_memory)});
+  QueueFreedUnflushed(txn);
   map_stale_ = true;
   committed_.txn_id = txn;
   committed_.root = root;
@@ -699,9 +724,9 @@ Status Pager::CheckpointCommit(uint32_t root, uint32_t depth, uint64_t entries) 
   // Pages of the transaction freed again, and unflushed pages it freed,
   // are not written; the latter stay pinned until no reader can reach them.
   CompactDirty();
-  std::vector<uint32_t> in_memory;
+  scratch_in_memory_.clear();
   std::vector<uint32_t> on_disk;
-  SplitFreed(/*hold=*/false, &in_memory, &on_disk);
+  SplitFreed(/*hold=*/false, &scratch_in_memory_, &on_disk);
   write_list_.clear();
   for (uint32_t p : dirty_pages_) write_list_.emplace_back(p, cache_.Find(p));
   std::vector<uint8_t> map_pages(static_cast<size_t>(map_indexes.size()) * page_size_);
@@ -770,9 +795,9 @@ Status Pager::CheckpointCommit(uint32_t root, uint32_t depth, uint64_t entries) 
   free_map_.Commit(txn);
   // Pages of the previous checkpoint freed by logged commits: the file no
   // longer needs them.
-  free_map_.AddPending(txn, std::move(held_));
+  free_map_.AddPending(txn, held_);
   held_.clear();
-  if (!in_memory.empty()) freed_unflushed_.push_back(FreedUnflushed{txn, std::move(in_memory)});
+  QueueFreedUnflushed(txn);
   map_stale_ = false;
   if (log_ != nullptr) log_->Reset();
   file_size_ = std::max(file_size_, needed);

@@ -292,6 +292,12 @@ class Pager {
   void SplitFreed(bool hold, std::vector<uint32_t>* in_memory, std::vector<uint32_t>* on_disk);
   // Drops the frames of freed unflushed pages that no reader can reach.
   void DropFreedUnflushed(uint64_t oldest_snapshot, bool no_readers);
+  // Queues freed unflushed pages (scratch_in_memory_) until no reader older
+  // than txn_id remains.
+  void QueueFreedUnflushed(uint64_t txn_id);
+  // Copies a node page's bytes in use (header, entries, restart array) or
+  // any other page whole.
+  void CopyPage(uint8_t* to, const uint8_t* from) const;
 
   std::string path_;
   PagerOptions options_;
@@ -337,11 +343,16 @@ class Pager {
   uint64_t unflushed_live_ = 0;
   uint64_t checkpoint_pages_ = 0;  // wal_checkpoint_pages in effect
   std::vector<uint32_t> held_;     // freed pages of the last checkpoint
+  // Unflushed pages freed again, one entry per page in txn_id order, so
+  // that a commit allocates nothing.
   struct FreedUnflushed {
     uint64_t txn_id;
-    std::vector<uint32_t> pages;
+    uint32_t page;
   };
   std::deque<FreedUnflushed> freed_unflushed_;
+  // Scratch lists reused by every commit (no allocation per commit).
+  std::vector<uint32_t> scratch_in_memory_;
+  std::vector<uint32_t> scratch_drop_;
   bool map_stale_ = false;  // the free map changed since the last checkpoint
   std::vector<uint8_t> map_buffer_;  // free-map pages being written
   std::vector<std::pair<uint32_t, uint8_t*>> write_list_;

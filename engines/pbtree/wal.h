@@ -108,6 +108,10 @@ class WriteAheadLog {
   // The file is extended with written zeros, a chunk at a time, so that an
   // append neither grows the file (a mapped store past its end would fault)
   // nor, with sync, makes fdatasync write the file's size and block map.
+  // (Extending it with ftruncate instead, a hole, made one-key commits
+  // slower: a store into a hole of the mapping faults through the file
+  // system's read path and block reservation, where the zeros' pages are in
+  // the page cache already.)
   Status Preallocate(uint64_t end);
   void Map(uint64_t max_bytes);
 
