@@ -9,8 +9,8 @@ std::unique_ptr<Adapter> NoAdapter() { return nullptr; }
 
 TEST(AdapterRegistryTest, RefusesDuplicateNamesAndKeepsTheFirst) {
   AdapterRegistry registry;
-  EXPECT_TRUE(registry.Register({"one", "first", NoAdapter}));
-  EXPECT_FALSE(registry.Register({"one", "second", NoAdapter}));
+  EXPECT_TRUE(registry.Register({"one", "first", NoAdapter, ""}));
+  EXPECT_FALSE(registry.Register({"one", "second", NoAdapter, ""}));
   ASSERT_NE(registry.Find("one"), nullptr);
   EXPECT_EQ(registry.Find("one")->description, "first");
   ASSERT_EQ(registry.errors().size(), 1u);
@@ -19,8 +19,8 @@ TEST(AdapterRegistryTest, RefusesDuplicateNamesAndKeepsTheFirst) {
 
 TEST(AdapterRegistryTest, UnknownEngineNamesTheKnownOnes) {
   AdapterRegistry registry;
-  registry.Register({"beta", "", NoAdapter});
-  registry.Register({"alpha", "", NoAdapter});
+  registry.Register({"beta", "", NoAdapter, ""});
+  registry.Register({"alpha", "", NoAdapter, ""});
   std::unique_ptr<Adapter> adapter;
   Status s = registry.Create("gamma", &adapter);
   EXPECT_TRUE(s.IsInvalidArgument());

@@ -68,7 +68,9 @@ TEST_P(LsmAdapterTest, ReadsInsideABatchSeeItsWrites) {
     const Status got = s->Get(k, &v);
     const auto it = model.find(k);
     ASSERT_EQ(got.ok(), it != model.end()) << k;
-    if (got.ok()) EXPECT_EQ(v, it->second) << k;
+    if (got.ok()) {
+      EXPECT_EQ(v, it->second) << k;
+    }
   }
   for (const char* start : {"k150", "k0", "k9", "k201"}) {
     for (ScanDirection dir : {ScanDirection::kForward, ScanDirection::kBackward}) {

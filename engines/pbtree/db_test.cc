@@ -403,6 +403,40 @@ TEST_F(DbTest, SyncModeCommitSyncsEveryCommit) {
   EXPECT_EQ(stats.syncs, 0u) << "sync=none never fsyncs";
 }
 
+// With sync=commit the log's file grows by its own size (64 KiB first) in
+// written zeros, made durable by the fdatasync of the commit that needed
+// them; the commits replay from it after a crash (the log left as it is).
+TEST_F(DbTest, SyncModeLogDoublesAndReplays) {
+  Options options;
+  options.sync = SyncMode::kCommit;
+  options.checkpoint_on_close = false;
+  Open(options);
+  const std::string log = dir_.File("db") + "-log";
+  const std::string value(1000, 'v');
+  ASSERT_TRUE(db_->Put(UrlKey(0), value).ok());
+  EXPECT_EQ(std::filesystem::file_size(log), 64u << 10) << "a new log starts at 64 KiB";
+  std::vector<uint64_t> sizes;
+  int commits = 1;
+  for (; commits < 200; ++commits) {
+    ASSERT_TRUE(db_->Put(UrlKey(commits), value).ok());
+    const uint64_t size = std::filesystem::file_size(log);
+    if (sizes.empty() || sizes.back() != size) sizes.push_back(size);
+  }
+  // ~200 KiB of records: 64 KiB, then 128 and 256.
+  EXPECT_EQ(sizes, (std::vector<uint64_t>{64u << 10, 128u << 10, 256u << 10}));
+  Stats stats;
+  db_.reset();  // no checkpoint: every commit is in the log only
+  options.checkpoint_on_close = true;
+  Open(options);
+  for (int i = 0; i < commits; ++i) ASSERT_EQ(Get(UrlKey(i)), value) << i;
+  ASSERT_TRUE(db_->GetStats(&stats).ok());
+  EXPECT_EQ(stats.entries, static_cast<uint64_t>(commits));
+  EXPECT_TRUE(db_->Check().ok());
+  Open(Options());
+  ASSERT_TRUE(db_->Put(UrlKey(0), "v").ok());
+  EXPECT_EQ(std::filesystem::file_size(log), 4u << 20) << "sync=none: 4 MiB steps, as before";
+}
+
 // Huge pages behind the read mapping: asked for on a small file unless
 // turned off (or there is no mapping); only a kernel without transparent huge
 // pages refuses them.

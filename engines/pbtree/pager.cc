@@ -266,6 +266,10 @@ Status Pager::Open(const std::string& path, const PagerOptions& options,
     PBTREE_RETURN_IF_ERROR(WriteAheadLog::Open(path + "-log", options.read_only,
                                                options.sync_on_commit,
                                                options.wal_checkpoint_bytes, &p->log_));
+    // A commit acknowledged in a new log must not vanish with the log's name.
+    if (options.sync_on_commit && p->log_->created()) {
+      PBTREE_RETURN_IF_ERROR(SyncDirectoryOf(path));
+    }
   }
   p->checkpoint_pages_ = options.wal_checkpoint_pages != 0
                              ? options.wal_checkpoint_pages

@@ -102,12 +102,17 @@ class WriteAheadLog {
   Status Sync();
   uint64_t bytes() const { return offset_; }
   const std::string& path() const { return path_; }
+  // This Open made the file: with sync, its name is durable only once its
+  // directory is synced (Pager::Open does it).
+  bool created() const { return created_; }
 
  private:
   WriteAheadLog(std::string path, int fd, bool sync, uint64_t file_size);
   // The file is extended with written zeros, a chunk at a time, so that an
   // append neither grows the file (a mapped store past its end would fault)
-  // nor, with sync, makes fdatasync write the file's size and block map.
+  // nor, with sync, makes fdatasync write the file's size and block map
+  // (only the commits that extend it do; with sync the file doubles, from
+  // 64 KiB to steps of 4 MiB, so they are few).
   // (Extending it with ftruncate instead, a hole, made one-key commits
   // slower: a store into a hole of the mapping faults through the file
   // system's read path and block reservation, where the zeros' pages are in
@@ -118,6 +123,7 @@ class WriteAheadLog {
   std::string path_;
   int fd_ = -1;
   bool sync_ = false;
+  bool created_ = false;
   uint64_t offset_ = 0;     // where the next record goes
   uint64_t file_size_ = 0;  // bytes in the file
   uint8_t* map_ = nullptr;  // shared writable mapping of the file's first map_bytes_
