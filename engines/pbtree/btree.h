@@ -82,10 +82,25 @@ class TreeWriter {
   Status FreeOverflow(const EntryView& entry);
   Status EncodeValue(Slice value, EntryValue* encoded);
 
-  // The page at path_[index] could not take a change: rebuild its entries,
-  // with the new entry `key`/`value` inserted (or replacing the entry with an
-  // equal key), into as many pages as needed and link them into the parent.
+  // The page at path_[index] could not take a change: SplitInTwo, or, when
+  // the entry is too large for a half, rebuild its entries with the new
+  // entry `key`/`value` inserted (or replacing the entry with an equal key)
+  // into as many pages as needed and link them into the parent.
   Status Split(size_t index, Slice key, EntryValue value);
+  // The page at path_[index] (writable) could not take `key`/`value` in
+  // place (insert, or a leaf's value replaced): cuts it in two byte ranges
+  // near its byte middle (NodePage::MoveTail), puts the entry into the half
+  // that covers it, and the new page's separator into the parent on path_
+  // (InsertIntoParent), without decoding the page or descending again. At
+  // the right edge of the tree (a key after the last, path_[index].rightmost)
+  // the page is kept full and the entry starts a new page (sequential
+  // inserts). *done false, with nothing changed, when the entry would not fit
+  // its half (large entries): Split's greedy fill does that. path_ below
+  // `index` is stale afterwards, and path_ may have grown a new root.
+  Status SplitInTwo(size_t index, Slice key, EntryValue value, bool* done);
+  // Adds (separator, child) to the parent of path_[index], splitting it in
+  // turn when full (a new root above path_[0]).
+  Status InsertIntoParent(size_t index, Slice separator, uint32_t child);
   // Adds (separator, child) to the internal page at `level` covering it.
   Status InsertSeparator(uint32_t level, Slice separator, uint32_t child);
   // After a delete: frees empty pages and merges underfull ones upwards.
@@ -141,6 +156,11 @@ class TreeWriter {
     std::vector<Item> items;
   };
   Separators separators_[kMaxDepth];
+  // SplitInTwo: the whole key at the cut (and the one before it), and the
+  // separator it hands to the parent, by the split page's level.
+  uint8_t cut_key_[kMaxKeySize];
+  uint8_t before_cut_key_[kMaxKeySize];
+  std::string split_separators_[kMaxDepth];
 };
 
 }  // namespace pbtree

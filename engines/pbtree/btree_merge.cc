@@ -96,10 +96,23 @@ Status TreeWriter::MergeIntoNode(size_t index, const Item* items, size_t n) {
         uint8_t old_ref[4];
         std::memcpy(old_ref, old.payload, (old.field & 1) ? 4 : 0);
         old.payload = old_ref;
-        if (!node.ReplaceValue(r.pos, item.value)) break;
+        if (!node.ReplaceValue(r.pos, item.value)) {
+          // The last item: cut the page in two instead of rebuilding it.
+          bool split = false;
+          if (done + 1 == n) {
+            PBTREE_RETURN_IF_ERROR(SplitInTwo(index, item.key, item.value, &split));
+          }
+          if (!split) break;
+        }
         if (old.field & 1) PBTREE_RETURN_IF_ERROR(FreeOverflow(old));
       } else {
-        if (!node.Insert(r, item.key, item.value, interval, &page_scratch_)) break;
+        if (!node.Insert(r, item.key, item.value, interval, &page_scratch_)) {
+          bool split = false;
+          if (done + 1 == n) {
+            PBTREE_RETURN_IF_ERROR(SplitInTwo(index, item.key, item.value, &split));
+          }
+          if (!split) break;
+        }
         if (leaf) ++tree_->entries;
       }
     }

@@ -88,21 +88,7 @@ class MergeTest : public ::testing::TestWithParam<MergeParams> {
     ExpectSameAsModel();
   }
 
-  void ExpectSameAsModel() {
-    ASSERT_EQ(db_->Count(), model_.size());
-    std::unique_ptr<Cursor> c = db_->NewCursor();
-    auto it = model_.begin();
-    for (c->SeekToFirst(); c->Valid(); c->Next(), ++it) {
-      ASSERT_NE(it, model_.end()) << "extra key " << c->key();
-      ASSERT_EQ(c->key(), it->first);
-      ASSERT_EQ(c->value(), it->second) << "value of " << it->first;
-    }
-    ASSERT_TRUE(c->status().ok()) << c->status().ToString();
-    ASSERT_EQ(it, model_.end()) << "missing key " << it->first;
-    c.reset();
-    Status s = db_->Check();
-    ASSERT_TRUE(s.ok()) << s.ToString();
-  }
+  void ExpectSameAsModel() { testing::ExpectTreeEquals(db_.get(), model_); }
 
   ScratchDir dir_;
   std::mt19937_64 rng_;

@@ -152,7 +152,137 @@ Status TreeWriter::PutInLeaf(Slice key, EntryValue encoded) {
   return Split(path_.size() - 1, key, encoded);
 }
 
+Status TreeWriter::SplitInTwo(size_t index, Slice key, EntryValue value, bool* done) {
+  *done = false;
+  const uint32_t page_no = path_[index].page;
+  uint8_t* data = pager_->DirtyData(page_no);
+  NodePage node(data, page_size_);
+  const bool leaf = node.is_leaf();
+  const uint8_t level = GetLevel(data);
+  const uint32_t interval =
+      leaf ? options_.leaf_restart_interval : options_.internal_restart_interval;
+  const uint32_t end = node.data_end();
+  const SeekResult r = node.Seek(key);
+  if (r.exact && !leaf) return Status::Corruption(pager_->path() + ": separator already present");
+  std::string& separator = split_separators_[level];
+
+  uint32_t new_page;
+  uint8_t* new_data;
+  if (!r.exact && r.pos == end && path_[index].rightmost) {
+    // Appending at the right edge of the tree: the page stays full and the
+    // entry starts the next one (an internal page's with the empty key).
+    pager_->NewPage(&new_page, &new_data);
+    InitPage(new_data, page_size_, GetPageType(data), level);
+    NodePage fresh(new_data, page_size_);
+    const Slice first = leaf ? key : Slice();
+    fresh.Insert(fresh.Seek(first), first, value, interval, &page_scratch_);
+    if (leaf) {
+      uint32_t shared = r.prev_lcp;
+      if (r.prev == 0) {
+        const uint32_t size = node.CopyKey(LastEntry(node), before_cut_key_);
+        shared = CommonPrefix(Slice(reinterpret_cast<const char*>(before_cut_key_), size), key);
+      }
+      separator.assign(key.data(), shared + 1);
+    } else {
+      separator.assign(key.data(), key.size());
+    }
+    *done = true;
+    return InsertIntoParent(index, separator, new_page);
+  }
+
+  // Where to cut: the entry boundary nearest to the byte middle of the page
+  // with the new entry in it (its size estimated as the old Split did).
+  const int64_t old_size = r.exact ? node.Entry(r.pos).end - r.pos : 0;
+  const int64_t new_size =
+      3 + static_cast<int64_t>(key.size()) - (r.prev != 0 ? r.prev_lcp : 0) +
+      static_cast<int64_t>(value.payload.size());
+  const int64_t total = static_cast<int64_t>(end - kPageHeaderSize) + new_size - old_size;
+  const int64_t entry_right = kPageHeaderSize + total / 2;            // the entry after the cut
+  const int64_t entry_left = entry_right - (new_size - old_size);     // the entry before it
+  int64_t target = r.pos;  // the entry is about the middle: cut at it
+  if (r.pos >= entry_right) {
+    target = entry_right;
+  } else if (r.pos < entry_left) {
+    target = entry_left;
+  }
+  const uint32_t cut = node.CutNear(static_cast<uint32_t>(
+      std::clamp<int64_t>(target, kPageHeaderSize, static_cast<int64_t>(end))));
+  if (cut == 0) return Status::OK();
+  // A new key at the cut ends the left half (an internal page's right half
+  // starts with the key handed to the parent).
+  const bool into_left = r.exact ? r.pos < cut : r.pos <= cut;
+  const uint32_t cut_key_size = node.CopyKey(cut, cut_key_);
+  const Slice cut_key(reinterpret_cast<const char*>(cut_key_), cut_key_size);
+  // What an insert can need: the entry with its longest header, a restart
+  // slot, and a byte more for the next entry's header.
+  const uint64_t needed = 3 * kMaxVarint32Bytes + 3 + key.size() + value.payload.size();
+  const uint32_t used = into_left ? node.HeadUsedBytes(cut) : node.TailUsedBytes(cut, cut_key_size);
+  if (used + needed > page_size_) return Status::OK();
+
+  // The separator: leaves hand up the shortest key between the two halves,
+  // internal pages the right half's first key (which it then stores empty).
+  if (leaf) {
+    uint32_t shared;
+    if (!r.exact && r.pos == cut) {
+      shared = CommonPrefix(key, cut_key);  // the new key ends the left half
+    } else if (!node.IsRestart(cut)) {
+      shared = node.Entry(cut).shared;  // exact: the common prefix with the key before
+    } else {
+      const uint32_t size = node.CopyKey(PrevEntry(node, cut), before_cut_key_);
+      shared = CommonPrefix(Slice(reinterpret_cast<const char*>(before_cut_key_), size), cut_key);
+    }
+    separator.assign(cut_key.data(), shared + 1);
+  } else {
+    separator.assign(cut_key.data(), cut_key.size());
+  }
+
+  pager_->NewPage(&new_page, &new_data);
+  node.MoveTail(cut, cut_key, new_data);
+  NodePage half(into_left ? data : new_data, page_size_);
+  const SeekResult at = half.Seek(key);
+  const bool fits = at.exact ? half.ReplaceValue(at.pos, value)
+                             : half.Insert(at, key, value, interval, &page_scratch_);
+  if (!fits) return Status::Corruption(pager_->path() + ": a split half cannot take its entry");
+  *done = true;
+  return InsertIntoParent(index, separator, new_page);
+}
+
+Status TreeWriter::InsertIntoParent(size_t index, Slice separator, uint32_t child) {
+  if (index == 0) {
+    // The root split: a new root above it, with the old root as first child.
+    const uint8_t level = GetLevel(pager_->DirtyData(path_[0].page));
+    uint32_t root;
+    uint8_t* root_data;
+    pager_->NewPage(&root, &root_data);
+    InitPage(root_data, page_size_, PageType::kInternal, static_cast<uint8_t>(level + 1));
+    NodePage fresh(root_data, page_size_);
+    EncodeFixed32(child_ref_, path_[0].page);
+    fresh.Insert(fresh.Seek(Slice()), Slice(),
+                 EntryValue{0, Slice(reinterpret_cast<char*>(child_ref_), 4)},
+                 options_.internal_restart_interval, &page_scratch_);
+    tree_->root = root;
+    ++tree_->depth;
+    if (tree_->depth > kMaxDepth) return Status::Corruption("tree deeper than the format allows");
+    path_.insert(path_.begin(), Level{root, kPageHeaderSize, true});
+    index = 1;
+  }
+  NodePage parent(pager_->DirtyData(path_[index - 1].page), page_size_);
+  EncodeFixed32(child_ref_, child);
+  const EntryValue value{0, Slice(reinterpret_cast<char*>(child_ref_), 4)};
+  const SeekResult r = parent.Seek(separator);
+  if (r.exact) return Status::Corruption(pager_->path() + ": separator already present");
+  if (parent.Insert(r, separator, value, options_.internal_restart_interval, &page_scratch_)) {
+    return Status::OK();
+  }
+  return Split(index - 1, separator, value);
+}
+
 Status TreeWriter::Split(size_t index, Slice key, EntryValue value) {
+  bool done = false;
+  PBTREE_RETURN_IF_ERROR(SplitInTwo(index, key, value, &done));
+  if (done) return Status::OK();
+  // Large entries: rebuild the page's entries with the new one into as many
+  // pages as they need.
   const uint32_t page_no = path_[index].page;
   uint8_t* data = pager_->DirtyData(page_no);
   const bool leaf = GetPageType(data) == PageType::kLeaf;

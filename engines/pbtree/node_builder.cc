@@ -13,7 +13,6 @@ NodeBuilder::NodeBuilder(uint8_t* page, uint32_t page_size, PageType type, uint8
       leaf_(type == PageType::kLeaf),
       restart_interval_(restart_interval < 1 ? 1 : restart_interval) {
   InitHeader(page, type, level);  // Finish zeroes the free space
-  restarts_.reserve(64);
 }
 
 uint32_t NodeBuilder::SizeIfAdded(Slice key, EntryValue value) const {
@@ -34,7 +33,7 @@ bool NodeBuilder::Add(Slice key, EntryValue value) {
   const uint32_t size = VarintLength(shared) + VarintLength(unshared) +
                         (leaf_ ? VarintLength(value.field) : 0) + unshared +
                         static_cast<uint32_t>(value.payload.size());
-  const size_t restart_bytes = 2 * (restarts_.size() + (restart ? 1 : 0));
+  const size_t restart_bytes = 2 * (restarts_ + (restart ? 1 : 0));
   if (data_end_ + size + restart_bytes > page_size_) return false;
 
   uint8_t* p = page_ + data_end_;
@@ -45,7 +44,8 @@ bool NodeBuilder::Add(Slice key, EntryValue value) {
   p += unshared;
   if (!value.payload.empty()) std::memcpy(p, value.payload.data(), value.payload.size());
   if (restart) {
-    restarts_.push_back(static_cast<uint16_t>(data_end_));
+    ++restarts_;
+    EncodeFixed16(page_ + page_size_ - 2 * restarts_, static_cast<uint16_t>(data_end_));
     since_restart_ = 0;
   }
   ++since_restart_;
@@ -58,12 +58,18 @@ bool NodeBuilder::Add(Slice key, EntryValue value) {
 
 void NodeBuilder::Finish() {
   EncodeFixed16(page_ + kOffCount, static_cast<uint16_t>(count_));
-  EncodeFixed16(page_ + kOffRestarts, static_cast<uint16_t>(restarts_.size()));
+  EncodeFixed16(page_ + kOffRestarts, static_cast<uint16_t>(restarts_));
   EncodeFixed16(page_ + kOffDataEnd, static_cast<uint16_t>(data_end_));
-  uint8_t* base = page_ + page_size_ - 2 * restarts_.size();
+  uint8_t* base = page_ + page_size_ - 2 * restarts_;
   // Free space is zero, so a page's bytes depend only on its entries.
   std::memset(page_ + data_end_, 0, base - (page_ + data_end_));
-  for (size_t i = 0; i < restarts_.size(); ++i) EncodeFixed16(base + 2 * i, restarts_[i]);
+  // The offsets were stored last first: reverse them into ascending order.
+  for (uint32_t i = 0, j = restarts_; i + 1 < j; ++i, --j) {
+    uint8_t a[2];
+    std::memcpy(a, base + 2 * i, 2);
+    std::memcpy(base + 2 * i, base + 2 * (j - 1), 2);
+    std::memcpy(base + 2 * (j - 1), a, 2);
+  }
 }
 
 void DecodeNode(const uint8_t* page, uint32_t page_size, DecodedNode* out) {

@@ -366,4 +366,131 @@ void NodePage::SetChild(uint32_t pos, uint32_t child) {
   EncodeFixed32(page_ + (e.payload - page_), child);
 }
 
+uint32_t NodePage::CopyKey(uint32_t pos, uint8_t* out) const {
+  const bool leaf = is_leaf();
+  for (uint32_t p = restart_offset(BlockOf(pos));;) {
+    const EntryView e = EntryAt(p, leaf);
+    std::memcpy(out + e.shared, e.suffix, e.unshared);
+    if (p == pos) return e.shared + e.unshared;
+    p = e.end;
+  }
+}
+
+uint32_t NodePage::CutNear(uint32_t target) const {
+  const bool leaf = is_leaf();
+  const uint32_t end = data_end();
+  if (count() < 2) return 0;
+  target = std::clamp<uint32_t>(target, kPageHeaderSize, end - 1);
+  // The entry [p, e) holding the target byte; the nearer of its two ends
+  // unless that is an end of the page.
+  uint32_t p = restart_offset(BlockOf(target));
+  uint32_t e = EntryAt(p, leaf).end;
+  while (e <= target) {
+    p = e;
+    e = EntryAt(p, leaf).end;
+  }
+  const bool p_ok = p != kPageHeaderSize;
+  const bool e_ok = e != end;
+  if (p_ok && (!e_ok || target - p <= e - target)) return p;
+  return e;  // e_ok: with two entries or more, one of the two ends is inside
+}
+
+uint32_t NodePage::HeadUsedBytes(uint32_t cut) const {
+  const uint32_t block = BlockOf(cut);
+  const uint32_t head_restarts = restart_offset(block) == cut ? block : block + 1;
+  return cut + 2 * head_restarts;
+}
+
+uint32_t NodePage::TailUsedBytes(uint32_t cut, uint32_t cut_key_size) const {
+  const bool leaf = is_leaf();
+  const uint32_t end = data_end();
+  const EntryView f = EntryAt(cut, leaf);
+  uint32_t size = kPageHeaderSize;
+  uint32_t from = f.end;
+  if (leaf) {
+    size += VarintLength(0) + VarintLength(cut_key_size) + VarintLength(f.field) + cut_key_size +
+            f.payload_size;
+  } else {
+    size += VarintLength(0) + VarintLength(0) + 4;
+    if (f.end < end) {
+      const EntryView g = EntryAt(f.end, false);
+      if (g.shared != 0) {
+        const uint32_t k = g.shared + g.unshared;
+        size += VarintLength(0) + VarintLength(k) + k + 4;
+        from = g.end;
+      }
+    }
+  }
+  // The first entry is a restart, and so is every later restart entry.
+  const uint32_t tail_restarts = 1 + (restarts() - BlockOf(cut) - 1);
+  return size + (end - from) + 2 * tail_restarts;
+}
+
+void NodePage::MoveTail(uint32_t cut, Slice cut_key, uint8_t* right) {
+  const bool leaf = is_leaf();
+  const uint32_t end = data_end();
+  const uint32_t nr = restarts();
+  const uint32_t block = BlockOf(cut);
+  const uint32_t head_restarts = restart_offset(block) == cut ? block : block + 1;
+
+  // The right page: its first entry re-encoded, then the rest as it is.
+  InitHeader(right, GetPageType(page_), GetLevel(page_));
+  uint8_t* p = right + kPageHeaderSize;
+  const EntryView f = EntryAt(cut, leaf);
+  uint32_t from = f.end;
+  if (leaf) {
+    // A restart: its whole key.
+    p = PutEntryHeader(p, true, 0, static_cast<uint32_t>(cut_key.size()), f.field);
+    std::memcpy(p, cut_key.data(), cut_key.size());
+    p += cut_key.size();
+    std::memcpy(p, f.payload, f.payload_size);
+    p += f.payload_size;
+  } else {
+    // The empty first key (the cut key goes to the parent); the entry after
+    // it then shares nothing with the key before it and stores its whole key.
+    p = PutEntryHeader(p, false, 0, 0, 0);
+    std::memcpy(p, f.payload, 4);
+    p += 4;
+    if (f.end < end) {
+      const EntryView g = EntryAt(f.end, false);
+      if (g.shared != 0) {
+        const uint32_t k = g.shared + g.unshared;
+        p = PutEntryHeader(p, false, 0, k, 0);
+        std::memcpy(p, cut_key.data(), g.shared);
+        std::memcpy(p + g.shared, g.suffix, g.unshared);
+        p += k;
+        std::memcpy(p, g.payload, 4);
+        p += 4;
+        from = g.end;
+      }
+    }
+  }
+  const uint32_t copy_at = static_cast<uint32_t>(p - right);
+  std::memcpy(p, page_ + from, end - from);
+  const uint32_t right_end = copy_at + (end - from);
+  uint32_t moved = 0;
+  for (uint32_t q = cut; q < end; q = EntryAt(q, leaf).end) ++moved;
+  // Restarts after the cut lie at or after `from` (an entry re-encoded above
+  // is not one) and move with the copied bytes.
+  const uint32_t right_restarts = nr - block;
+  uint8_t* base = right + page_size_ - 2 * right_restarts;
+  EncodeFixed16(base, static_cast<uint16_t>(kPageHeaderSize));
+  for (uint32_t i = block + 1; i < nr; ++i) {
+    EncodeFixed16(base + 2 * (i - block), static_cast<uint16_t>(restart_offset(i) - from + copy_at));
+  }
+  std::memset(right + right_end, 0, base - (right + right_end));
+  EncodeFixed16(right + kOffCount, static_cast<uint16_t>(moved));
+  EncodeFixed16(right + kOffRestarts, static_cast<uint16_t>(right_restarts));
+  EncodeFixed16(right + kOffDataEnd, static_cast<uint16_t>(right_end));
+
+  // This page: the entries before the cut and their restarts.
+  uint8_t* old_base = page_ + page_size_ - 2 * nr;
+  uint8_t* new_base = page_ + page_size_ - 2 * head_restarts;
+  std::memmove(new_base, old_base, 2 * head_restarts);
+  std::memset(page_ + cut, 0, new_base - (page_ + cut));
+  EncodeFixed16(page_ + kOffCount, static_cast<uint16_t>(count() - moved));
+  EncodeFixed16(page_ + kOffRestarts, static_cast<uint16_t>(head_restarts));
+  EncodeFixed16(page_ + kOffDataEnd, static_cast<uint16_t>(cut));
+}
+
 }  // namespace pbtree

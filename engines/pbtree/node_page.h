@@ -159,6 +159,34 @@ class NodePage {
   void Erase(const SeekResult& at);
   void SetChild(uint32_t pos, uint32_t child);
 
+  // Splits in two halves by bytes (TreeWriter::SplitInTwo). Each half is a
+  // byte range of the page: entries after a restart point are encoded
+  // against the key before them, which stays where it was, so only the first
+  // entry of the right half needs its whole key (leaves), or the empty key
+  // and then its successor's whole key (internal pages).
+  //
+  // The whole key of the entry at `pos` into `out` (kMaxKeySize bytes);
+  // returns its size. Scans the restart block from its restart key.
+  uint32_t CopyKey(uint32_t pos, uint8_t* out) const;
+  // True when the entry at `pos` is a restart entry.
+  bool IsRestart(uint32_t pos) const { return restart_offset(BlockOf(pos)) == pos; }
+  // The entry boundary nearest to byte offset `target` where the page can be
+  // cut with an entry on either side: an entry offset other than the first.
+  // 0 when the page holds fewer than two entries.
+  uint32_t CutNear(uint32_t target) const;
+  // Bytes this page uses after MoveTail(cut, ...), and the page that
+  // MoveTail fills (`cut_key_size`: the size of the key at cut).
+  uint32_t HeadUsedBytes(uint32_t cut) const;
+  uint32_t TailUsedBytes(uint32_t cut, uint32_t cut_key_size) const;
+  // Moves the entries from `cut` (an entry offset other than the first) to
+  // the end into `right` (page_size bytes), which becomes a valid page of the
+  // same kind and level; this page keeps the entries before `cut`.
+  // `cut_key` is the whole key of the entry at `cut` (CopyKey). The rest of
+  // the tail is copied as it is, with its restart points moved. The caller
+  // checks TailUsedBytes first: a leaf's first moved entry grows by the
+  // prefix it shared with the key before it.
+  void MoveTail(uint32_t cut, Slice cut_key, uint8_t* right);
+
  private:
   void ShiftRestarts(uint32_t after, int delta, bool include_equal);
   void InsertRestart(uint32_t index, uint32_t offset);
@@ -221,7 +249,10 @@ class NodeBuilder {
   uint32_t data_end_ = kPageHeaderSize;
   uint32_t count_ = 0;
   uint32_t since_restart_ = 0;
-  std::vector<uint16_t> restarts_;
+  // Restart offsets are kept at the end of the page, last first, while
+  // entries are added (Add keeps room for them), and put in order by Finish:
+  // a builder allocates nothing.
+  uint32_t restarts_ = 0;
   uint32_t last_key_size_ = 0;
   uint8_t last_key_[kMaxKeySize];
 };

@@ -7,10 +7,14 @@
 #include <cstdint>
 #include <cstdlib>
 #include <filesystem>
+#include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include <gtest/gtest.h>
+
+#include "engines/pbtree/pbtree.h"
 
 namespace pbtree::testing {
 
@@ -57,6 +61,27 @@ inline void WriteAll(const std::string& path, const uint8_t* data, size_t size) 
 
 inline void WriteAll(const std::string& path, const std::vector<uint8_t>& bytes) {
   WriteAll(path, bytes.data(), bytes.size());
+}
+
+// The committed tree holds exactly `model` (keys in order, values, count);
+// with `check`, DB::Check passes too.
+inline void ExpectTreeEquals(DB* db, const std::map<std::string, std::string>& model,
+                             bool check = true) {
+  ASSERT_EQ(db->Count(), model.size());
+  std::unique_ptr<Cursor> c = db->NewCursor();
+  auto it = model.begin();
+  for (c->SeekToFirst(); c->Valid(); c->Next(), ++it) {
+    ASSERT_NE(it, model.end()) << "extra key " << c->key();
+    ASSERT_EQ(c->key(), it->first);
+    ASSERT_EQ(c->value(), it->second) << "value of " << it->first;
+  }
+  ASSERT_TRUE(c->status().ok()) << c->status().ToString();
+  ASSERT_EQ(it, model.end()) << "missing key " << it->first;
+  c.reset();
+  if (check) {
+    Status s = db->Check();
+    ASSERT_TRUE(s.ok()) << s.ToString();
+  }
 }
 
 }  // namespace pbtree::testing
