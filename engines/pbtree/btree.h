@@ -101,6 +101,9 @@ class TreeWriter {
   // Adds (separator, child) to the parent of path_[index], splitting it in
   // turn when full (a new root above path_[0]).
   Status InsertIntoParent(size_t index, Slice separator, uint32_t child);
+  // Adds (separator, child) to the writable internal page at path_[index],
+  // splitting it when full.
+  Status AddChild(size_t index, Slice separator, uint32_t child);
   // Adds (separator, child) to the internal page at `level` covering it.
   Status InsertSeparator(uint32_t level, Slice separator, uint32_t child);
   // After a delete: frees empty pages and merges underfull ones upwards.

@@ -88,33 +88,25 @@ Status TreeWriter::MergeIntoNode(size_t index, const Item* items, size_t n) {
     for (; done < n; ++done) {
       const Item& item = items[done];
       const SeekResult r = node.Seek(item.key);
+      // The old value's overflow chain is freed only once the new value is
+      // in: a rebuild below replaces the entry otherwise.
+      EntryView old;
+      uint8_t old_ref[4];
       if (r.exact) {
         if (!leaf) return Status::Corruption(pager_->path() + ": separator already present");
-        // The old value's overflow chain is freed only once the new value is
-        // in: a rebuild below replaces the entry otherwise.
-        EntryView old = node.Entry(r.pos);
-        uint8_t old_ref[4];
+        old = node.Entry(r.pos);
         std::memcpy(old_ref, old.payload, (old.field & 1) ? 4 : 0);
         old.payload = old_ref;
-        if (!node.ReplaceValue(r.pos, item.value)) {
-          // The last item: cut the page in two instead of rebuilding it.
-          bool split = false;
-          if (done + 1 == n) {
-            PBTREE_RETURN_IF_ERROR(SplitInTwo(index, item.key, item.value, &split));
-          }
-          if (!split) break;
-        }
-        if (old.field & 1) PBTREE_RETURN_IF_ERROR(FreeOverflow(old));
-      } else {
-        if (!node.Insert(r, item.key, item.value, interval, &page_scratch_)) {
-          bool split = false;
-          if (done + 1 == n) {
-            PBTREE_RETURN_IF_ERROR(SplitInTwo(index, item.key, item.value, &split));
-          }
-          if (!split) break;
-        }
-        if (leaf) ++tree_->entries;
       }
+      bool in = r.exact ? node.ReplaceValue(r.pos, item.value)
+                        : node.Insert(r, item.key, item.value, interval, &page_scratch_);
+      if (!in && done + 1 == n) {
+        // The last item: cut the page in two instead of rebuilding it.
+        PBTREE_RETURN_IF_ERROR(SplitInTwo(index, item.key, item.value, &in));
+      }
+      if (!in) break;
+      if (old.field & 1) PBTREE_RETURN_IF_ERROR(FreeOverflow(old));
+      if (!r.exact && leaf) ++tree_->entries;
     }
     if (done == n) return Status::OK();
   }

@@ -266,15 +266,19 @@ Status TreeWriter::InsertIntoParent(size_t index, Slice separator, uint32_t chil
     path_.insert(path_.begin(), Level{root, kPageHeaderSize, true});
     index = 1;
   }
-  NodePage parent(pager_->DirtyData(path_[index - 1].page), page_size_);
+  return AddChild(index - 1, separator, child);
+}
+
+Status TreeWriter::AddChild(size_t index, Slice separator, uint32_t child) {
+  NodePage node(pager_->DirtyData(path_[index].page), page_size_);
   EncodeFixed32(child_ref_, child);
   const EntryValue value{0, Slice(reinterpret_cast<char*>(child_ref_), 4)};
-  const SeekResult r = parent.Seek(separator);
+  const SeekResult r = node.Seek(separator);
   if (r.exact) return Status::Corruption(pager_->path() + ": separator already present");
-  if (parent.Insert(r, separator, value, options_.internal_restart_interval, &page_scratch_)) {
+  if (node.Insert(r, separator, value, options_.internal_restart_interval, &page_scratch_)) {
     return Status::OK();
   }
-  return Split(index - 1, separator, value);
+  return Split(index, separator, value);
 }
 
 Status TreeWriter::Split(size_t index, Slice key, EntryValue value) {
@@ -424,15 +428,7 @@ Status TreeWriter::InsertSeparator(uint32_t level, Slice separator, uint32_t chi
   // an earlier separator of the same split made that page split.
   PBTREE_RETURN_IF_ERROR(Descend(separator, level));
   PBTREE_RETURN_IF_ERROR(MakePathWritable());
-  NodePage node(pager_->DirtyData(path_.back().page), page_size_);
-  EncodeFixed32(child_ref_, child);
-  const EntryValue value{0, Slice(reinterpret_cast<char*>(child_ref_), 4)};
-  const SeekResult r = node.Seek(separator);
-  if (r.exact) return Status::Corruption(pager_->path() + ": separator already present");
-  if (node.Insert(r, separator, value, options_.internal_restart_interval, &page_scratch_)) {
-    return Status::OK();
-  }
-  return Split(path_.size() - 1, separator, value);
+  return AddChild(path_.size() - 1, separator, child);
 }
 
 }  // namespace pbtree
