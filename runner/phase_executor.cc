@@ -16,6 +16,7 @@
 #include "common/strings.h"
 #include "datasets/key_generator.h"
 #include "datasets/random.h"
+#include "runner/chunk_barrier.h"
 #include "runner/cycle_clock.h"
 #include "runner/engine_schedule.h"
 #include "runner/page_cache.h"
@@ -75,32 +76,6 @@ size_t OpBufferBytes(const Measurement& m) {
                                                : size_t{1} << 30;
   return std::min(machine / 16, size_t{1} << 30);
 }
-
-// Where the client threads meet between chunks (phase_worker.h): the last
-// to arrive runs `between` (with every other thread waiting), then all go
-// on. Waiting threads yield, as the start of a phase always did: a chunk
-// starts when `between` says, and a thread asleep in a futex would wake
-// tens of microseconds into it.
-class ChunkBarrier {
- public:
-  explicit ChunkBarrier(int threads) : threads_(threads) {}
-  template <typename Between>
-  void ArriveAndWait(Between between) {
-    const uint64_t generation = generation_.load(std::memory_order_acquire);
-    if (arrived_.fetch_add(1, std::memory_order_acq_rel) + 1 == threads_) {
-      between();
-      arrived_.store(0, std::memory_order_relaxed);
-      generation_.store(generation + 1, std::memory_order_release);
-      return;
-    }
-    while (generation_.load(std::memory_order_acquire) == generation) std::this_thread::yield();
-  }
-
- private:
-  const int threads_;
-  std::atomic<int> arrived_{0};
-  std::atomic<uint64_t> generation_{0};
-};
 
 }  // namespace
 
@@ -426,12 +401,16 @@ uint64_t RunInChunks(const std::vector<std::unique_ptr<PhaseWorker>>& workers,
   bool first_chunk = true;
   bool stop = false;
   std::vector<char> has_work(workers.size(), 0);
-  // Run by the last client to arrive, the others waiting: where the next
-  // chunk starts, or that there is none.
+  // Run by the last client to arrive, the others waiting: whether there is
+  // a next chunk, and where the span clock stands (the last client's end).
+  uint64_t end = 0;
   const auto between_chunks = [&] {
-    uint64_t end = start_ticks;
+    end = start_ticks;
     for (const auto& w : workers) end = std::max(end, w->end_ticks());
     stop = std::none_of(has_work.begin(), has_work.end(), [](char c) { return c != 0; });
+  };
+  // Then, the waiting clients woken: the chunk's start.
+  const auto start_chunk = [&] {
     if (stop) return;
     real_start = clock.Now();
     if (first_chunk) {
@@ -445,7 +424,7 @@ uint64_t RunInChunks(const std::vector<std::unique_ptr<PhaseWorker>>& workers,
   const auto client = [&](size_t t) {
     for (;;) {
       has_work[t] = workers[t]->Prepare() ? 1 : 0;
-      barrier.ArriveAndWait(between_chunks);
+      barrier.ArriveAndWait(between_chunks, start_chunk);
       if (stop) return;
       if (has_work[t]) workers[t]->RunChunk(sessions[t].get(), start_ticks, chunk_start, real_start);
     }

@@ -18,7 +18,7 @@
 // distributions are out of the wall span; what is left between calls is
 // loading the next prepared operation and recording the last one. A phase
 // longer than the buffer runs in chunks: every worker prepares its next
-// chunk untimed, the workers meet at a barrier (the executor's), and the
+// chunk untimed, the workers meet at a barrier (runner/chunk_barrier.h), and the
 // chunks' spans add up to the phase's wall span. Times are kept on a
 // "span clock" that stops between chunks: real ticks minus the time spent
 // between chunks, so intervals, deadlines and pacing see one continuous
