@@ -13,6 +13,14 @@
 // parallel); TCBDB takes its method lock shared to read and exclusively to write (parallel
 // readers, one writer).
 //
+// Debian's build of the library has TCMICROYIELD on: its assert macro calls sched_yield on every
+// 32nd pass of each assert (the library carries that macro's "assertion failed" message), with
+// or without the mutex: 8,502 sched_yield calls for 20,000 inserts and 20,000 gets on tc-btree
+// (`strace -f -c`). On a quiet machine each costs a system call; beside other busy processes
+// each gives the core away for a whole time slice, and tc-* then run hundreds of times slower
+// (tests/CMakeLists.txt, the scaled workload runs). Figures for tc-* include them: they are
+// the library as Debian ships it.
+//
 // Ordering: TCBDB's default comparator, tccmplexical, compares keys as unsigned bytes (memcmp
 // order, a shorter key first on a tie), which is the contract's order; the conformance suite's
 // 0x80/0xff keys check it.
