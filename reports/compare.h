@@ -65,7 +65,7 @@ struct ComparedFigure {
   // For throughput: faster = higher. For latency: kFaster means lower
   // latency (better).
   Verdict verdict = Verdict::kTooNoisy;
-  std::string reason;  // why "too noisy to say"
+  std::string reason = {};  // why "too noisy to say"
   bool changed() const { return verdict == Verdict::kFaster || verdict == Verdict::kSlower; }
 };
 

@@ -58,8 +58,9 @@ TEST(HostGroupingTest, EnginesAreRankedOnlyAgainstEnginesOfTheirHost) {
     EXPECT_TRUE(second || Contains(v.point, "host bench-01")) << v.point;
     second_host_points += second ? 1 : 0;
     for (const std::string& e : {v.fastest, v.runner_up}) {
-      if (!e.empty())
+      if (!e.empty()) {
         EXPECT_EQ(kSecondHostEngines.contains(e), second) << v.phase << " " << v.point;
+      }
     }
   }
   EXPECT_GT(second_host_points, 0);

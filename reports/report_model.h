@@ -58,7 +58,7 @@ struct PhaseView {
   std::vector<int> thread_counts;
   std::vector<double> targets;
   std::vector<std::string> caches;
-  std::vector<std::string> hosts;
+  std::vector<std::string> hosts = {};
 };
 
 // Engine names: those of results.engines first, in their order, then any that

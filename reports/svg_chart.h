@@ -38,7 +38,7 @@ struct BarSeries {
   std::vector<std::optional<double>> values;  // one per group; empty: no bar
   // The confidence interval of each value (low, high), drawn as an error bar;
   // empty (or a shorter vector) where there is none.
-  std::vector<std::optional<std::pair<double, double>>> intervals;
+  std::vector<std::optional<std::pair<double, double>>> intervals = {};
 };
 
 struct BarChart {
@@ -55,7 +55,7 @@ struct LinePoint {
   double y = 0;
   std::string note;  // added to the tooltip: "target 2,000/s"
   // The confidence interval of y (low, high), drawn as an error bar.
-  std::optional<std::pair<double, double>> interval;
+  std::optional<std::pair<double, double>> interval = {};
 };
 
 // A vertical dashed line across the plot at x (a change point), labelled at
