@@ -7,9 +7,9 @@
 // a futex (std::atomic::wait). It used to yield for as long as it waited:
 // with more clients than cores (seed 003's 100 threads on two) or beside
 // other busy processes, the threads that had finished their chunk kept
-// taking the cores from the ones still running theirs (18 million
-// sched_yield calls in one scaled seed 003 run on SQLite; beside two CPU
-// hogs the run went from about 2 minutes to past 30).
+// taking the cores from the ones still running theirs (seed 003's thread
+// rows moved by up to 38x without it: docs/reproductions.md, "Client threads
+// that wait").
 //
 // The sleepers are woken before `start`, so the wake-up call is not in the
 // chunk's span; they then wait for `start` to finish (yielding: it is one
