@@ -21,14 +21,17 @@ struct TreeState {
   uint64_t entries = 0;
 };
 
-// Reads page_no and checks that it is a node page at `level`.
-Status ReadNode(Pager* pager, uint32_t page_no, uint32_t level, const uint8_t** page);
+// Reads page_no as the snapshot `view` sees it (Pager::Read; kNoSnapshot:
+// the newest, the writer's) and checks that it is a node page at `level`.
+Status ReadNode(Pager* pager, uint32_t page_no, uint32_t level, uint64_t view,
+                const uint8_t** page);
 
 // Copies the value of a leaf entry (inline or overflow) into *value.
 Status ReadEntryValue(Pager* pager, const EntryView& entry, std::string* value);
 
-// Point lookup. NotFound when absent.
-Status TreeGet(Pager* pager, const TreeState& tree, Slice key, std::string* value);
+// Point lookup in `tree` as the snapshot `view` sees it. NotFound when absent.
+Status TreeGet(Pager* pager, const TreeState& tree, uint64_t view, Slice key,
+               std::string* value);
 
 // Rebuilds the whole key of the entry at `pos` of a trusted node page.
 void KeyAt(const NodePage& node, uint32_t pos, std::string* key);
@@ -78,6 +81,12 @@ class TreeWriter {
                  bool* has_upper = nullptr);
   // Makes every page on path_ writable, fixing child pointers and the root.
   Status MakePathWritable();
+  // Makes the leaf at the end of path_ writable. When that keeps its page
+  // number (Pager::KeepsNumber: dirty, or a new version of an unflushed
+  // page) its parents stay as they are, until a split reaches them
+  // (InsertIntoParent, Split and MergeIntoNode's rebuild make the whole path
+  // writable first); otherwise the whole path, as MakePathWritable.
+  Status MakeLeafWritable();
   Status WriteOverflow(Slice value, uint32_t* first_page);
   Status FreeOverflow(const EntryView& entry);
   Status EncodeValue(Slice value, EntryValue* encoded);
@@ -149,6 +158,9 @@ class TreeWriter {
   std::vector<uint32_t> item_ends_;   // BuildParts: data end of its part after each item
   // PutSorted: the leaf's upper bound and the puts that go into the leaf.
   std::string upper_;
+  // After Descend: the leading bytes its key shares with every key of the
+  // page it stopped at (NodePage::FindChildEntry), for that page's Seek.
+  uint32_t known_ = 0;
   std::vector<Item> run_;
   // MergeIntoNode: (separator, child) pairs for the parent of a rebuilt page,
   // by the rebuilt page's level (copies: items_ and decoded_ are reused).

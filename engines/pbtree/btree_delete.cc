@@ -13,7 +13,7 @@ Status TreeWriter::Delete(Slice key) {
   PBTREE_RETURN_IF_ERROR(Descend(key, 0));
   {
     const uint8_t* page;
-    PBTREE_RETURN_IF_ERROR(pager_->Read(path_.back().page, &page));
+    PBTREE_RETURN_IF_ERROR(pager_->Read(path_.back().page, kNoSnapshot, &page));
     if (!NodePage(const_cast<uint8_t*>(page), page_size_).Seek(key).exact) {
       return Status::NotFound();
     }
@@ -101,7 +101,7 @@ Status TreeWriter::MergeWithSibling(size_t index, bool* merged) {
   for (int k = 0; k < 2; ++k) {
     uint32_t child = parent.ChildAt(positions[k]);
     const uint8_t* unused;
-    PBTREE_RETURN_IF_ERROR(ReadNode(pager_, child, level, &unused));
+    PBTREE_RETURN_IF_ERROR(ReadNode(pager_, child, level, kNoSnapshot, &unused));
     uint8_t* data;
     uint32_t writable;
     PBTREE_RETURN_IF_ERROR(pager_->MakeWritable(child, &writable, &data));
@@ -142,7 +142,7 @@ Status TreeWriter::MergeWithSibling(size_t index, bool* merged) {
 Status TreeWriter::ShrinkRoot() {
   while (tree_->root != 0) {
     const uint8_t* page;
-    PBTREE_RETURN_IF_ERROR(pager_->Read(tree_->root, &page));
+    PBTREE_RETURN_IF_ERROR(pager_->Read(tree_->root, kNoSnapshot, &page));
     NodePage root(const_cast<uint8_t*>(page), page_size_);
     if (root.count() == 0) {
       pager_->FreePage(tree_->root);

@@ -60,7 +60,7 @@ Status TreeWriter::PutSorted(const SortedPut* puts, size_t n) {
     }
     bool has_upper = false;
     PBTREE_RETURN_IF_ERROR(Descend(first.key, 0, &upper_, &has_upper));
-    PBTREE_RETURN_IF_ERROR(MakePathWritable());
+    PBTREE_RETURN_IF_ERROR(MakeLeafWritable());
     // Every put below the leaf's upper bound goes into the leaf; one that
     // needs the long way (an overflow value) ends the run.
     const size_t end = has_upper ? GallopBelow(puts, i, n, upper_) : n;
@@ -87,7 +87,8 @@ Status TreeWriter::MergeIntoNode(size_t index, const Item* items, size_t n) {
   if (n < kMinRebuildRun) {
     for (; done < n; ++done) {
       const Item& item = items[done];
-      const SeekResult r = node.Seek(item.key);
+      // The run's first key is the one the descent followed.
+      const SeekResult r = node.Seek(item.key, leaf && done == 0 ? known_ : 0);
       // The old value's overflow chain is freed only once the new value is
       // in: a rebuild below replaces the entry otherwise.
       EntryView old;
@@ -113,6 +114,8 @@ Status TreeWriter::MergeIntoNode(size_t index, const Item* items, size_t n) {
 
   // Merge the page's entries with the rest of the items. The items between
   // two old entries are found by a galloping search, not one comparison each.
+  // The pages it builds go into the parents, which change too.
+  PBTREE_RETURN_IF_ERROR(MakePathWritable());
   decoded_.source.clear();
   decoded_.arena.clear();
   decoded_.entries.clear();

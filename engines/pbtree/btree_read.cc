@@ -6,8 +6,9 @@
 
 namespace pbtree {
 
-Status ReadNode(Pager* pager, uint32_t page_no, uint32_t level, const uint8_t** page) {
-  PBTREE_RETURN_IF_ERROR(pager->Read(page_no, page));
+Status ReadNode(Pager* pager, uint32_t page_no, uint32_t level, uint64_t view,
+                const uint8_t** page) {
+  PBTREE_RETURN_IF_ERROR(pager->Read(page_no, view, page));
   const PageType want = level == 0 ? PageType::kLeaf : PageType::kInternal;
   if (GetPageType(*page) != want || GetLevel(*page) != level) {
     return Status::Corruption(pager->path() + ": page " + std::to_string(page_no) +
@@ -33,7 +34,8 @@ Status ReadEntryValue(Pager* pager, const EntryView& entry, std::string* value) 
       return Status::Corruption(pager->path() + ": overflow chain shorter than its value");
     }
     const uint8_t* page;
-    PBTREE_RETURN_IF_ERROR(pager->Read(page_no, &page));
+    // Overflow pages are written once and never changed: one version.
+    PBTREE_RETURN_IF_ERROR(pager->Read(page_no, kNoSnapshot, &page));
     if (GetPageType(page) != PageType::kOverflow) {
       return Status::Corruption(pager->path() + ": page " + std::to_string(page_no) +
                                 " is not an overflow page");
@@ -46,19 +48,20 @@ Status ReadEntryValue(Pager* pager, const EntryView& entry, std::string* value) 
   return Status::OK();
 }
 
-Status TreeGet(Pager* pager, const TreeState& tree, Slice key, std::string* value) {
+Status TreeGet(Pager* pager, const TreeState& tree, uint64_t view, Slice key,
+               std::string* value) {
   if (tree.root == 0) return Status::NotFound();
   const uint32_t page_size = pager->page_size();
   uint32_t page_no = tree.root;
   const uint8_t* page;
   uint32_t known = 0;  // leading bytes the key shares with every key of the page
   for (uint32_t level = tree.depth - 1; level > 0; --level) {
-    PBTREE_RETURN_IF_ERROR(ReadNode(pager, page_no, level, &page));
+    PBTREE_RETURN_IF_ERROR(ReadNode(pager, page_no, level, view, &page));
     NodePage node(const_cast<uint8_t*>(page), page_size);
     page_no = node.ChildAt(node.FindChildEntry(key, &known));
     pager->Prefetch(page_no, /*whole_page=*/level == 1);
   }
-  PBTREE_RETURN_IF_ERROR(ReadNode(pager, page_no, 0, &page));
+  PBTREE_RETURN_IF_ERROR(ReadNode(pager, page_no, 0, view, &page));
   NodePage leaf(const_cast<uint8_t*>(page), page_size);
   SeekResult r = leaf.Seek(key, known);
   if (!r.exact) return Status::NotFound();

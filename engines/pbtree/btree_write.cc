@@ -17,16 +17,17 @@ Status TreeWriter::Descend(Slice key, uint32_t stop_level, std::string* upper, b
   if (has_upper != nullptr) *has_upper = false;
   uint32_t page_no = tree_->root;
   bool rightmost = true;
+  uint32_t known = 0;  // leading bytes the key shares with every key of the page
   for (uint32_t level = tree_->depth - 1;; --level) {
     const uint8_t* page;
-    PBTREE_RETURN_IF_ERROR(ReadNode(pager_, page_no, level, &page));
+    PBTREE_RETURN_IF_ERROR(ReadNode(pager_, page_no, level, kNoSnapshot, &page));
     if (level == stop_level) {
       path_.push_back(Level{page_no, 0, rightmost});
+      known_ = known;
       return Status::OK();
     }
     NodePage node(const_cast<uint8_t*>(page), page_size_);
-    const SeekResult r = node.Seek(key);
-    const uint32_t pos = (r.exact || r.prev == 0) ? r.pos : r.prev;
+    const uint32_t pos = node.FindChildEntry(key, &known);
     EntryView e = node.Entry(pos);
     if (upper != nullptr && e.end < node.data_end()) {
       // The entry after the child's bounds the child; deeper pages bound it
@@ -61,6 +62,13 @@ Status TreeWriter::MakePathWritable() {
   return Status::OK();
 }
 
+Status TreeWriter::MakeLeafWritable() {
+  if (!pager_->KeepsNumber(path_.back().page)) return MakePathWritable();
+  uint32_t page_no;
+  uint8_t* data;
+  return pager_->MakeWritable(path_.back().page, &page_no, &data);
+}
+
 Status TreeWriter::WriteOverflow(Slice value, uint32_t* first_page) {
   const uint32_t per_page = page_size_ - kPageHeaderSize;
   uint8_t* prev = nullptr;
@@ -88,7 +96,7 @@ Status TreeWriter::FreeOverflow(const EntryView& entry) {
   uint32_t page_no = DecodeFixed32(entry.payload);
   for (uint32_t n = (length + per_page - 1) / per_page; n > 0; --n) {
     const uint8_t* page;
-    PBTREE_RETURN_IF_ERROR(pager_->Read(page_no, &page));
+    PBTREE_RETURN_IF_ERROR(pager_->Read(page_no, kNoSnapshot, &page));
     if (GetPageType(page) != PageType::kOverflow) {
       return Status::Corruption(pager_->path() + ": page " + std::to_string(page_no) +
                                 " is not an overflow page");
@@ -132,13 +140,13 @@ Status TreeWriter::Put(Slice key, Slice value) {
     return Status::OK();
   }
   PBTREE_RETURN_IF_ERROR(Descend(key, 0));
-  PBTREE_RETURN_IF_ERROR(MakePathWritable());
+  PBTREE_RETURN_IF_ERROR(MakeLeafWritable());
   return PutInLeaf(key, encoded);
 }
 
 Status TreeWriter::PutInLeaf(Slice key, EntryValue encoded) {
   NodePage leaf(pager_->DirtyData(path_.back().page), page_size_);
-  const SeekResult r = leaf.Seek(key);
+  const SeekResult r = leaf.Seek(key, known_);
   if (r.exact) {
     EntryView old = leaf.Entry(r.pos);
     if (old.field & 1) PBTREE_RETURN_IF_ERROR(FreeOverflow(old));
@@ -248,6 +256,7 @@ Status TreeWriter::SplitInTwo(size_t index, Slice key, EntryValue value, bool* d
 }
 
 Status TreeWriter::InsertIntoParent(size_t index, Slice separator, uint32_t child) {
+  PBTREE_RETURN_IF_ERROR(MakePathWritable());  // the parents change now
   if (index == 0) {
     // The root split: a new root above it, with the old root as first child.
     const uint8_t level = GetLevel(pager_->DirtyData(path_[0].page));
@@ -285,6 +294,7 @@ Status TreeWriter::Split(size_t index, Slice key, EntryValue value) {
   bool done = false;
   PBTREE_RETURN_IF_ERROR(SplitInTwo(index, key, value, &done));
   if (done) return Status::OK();
+  PBTREE_RETURN_IF_ERROR(MakePathWritable());  // the parents change too
   // Large entries: rebuild the page's entries with the new one into as many
   // pages as they need.
   const uint32_t page_no = path_[index].page;

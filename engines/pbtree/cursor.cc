@@ -12,7 +12,13 @@ namespace pbtree {
 
 Cursor::Cursor(DB* db, uint32_t root, uint32_t depth, const TreeState* live,
                const uint64_t* version, ReaderSlot* slot)
-    : db_(db), root_(root), depth_(depth), live_(live), version_(version), slot_(slot) {
+    : db_(db),
+      root_(root),
+      depth_(depth),
+      live_(live),
+      version_(version),
+      slot_(slot),
+      view_(slot->snapshot.load(std::memory_order_relaxed)) {
   if (version_ != nullptr) seen_version_ = *version_;
   path_.reserve(kMaxDepth);
 }
@@ -45,7 +51,7 @@ bool Cursor::Descend(uint32_t page_no, uint32_t level, bool leftmost) {
   Pager* pager = db_->pager_.get();
   for (;;) {
     const uint8_t* page;
-    Status s = ReadNode(pager, page_no, level, &page);
+    Status s = ReadNode(pager, page_no, level, view_, &page);
     if (!s.ok()) {
       Fail(s);
       return false;
@@ -61,7 +67,7 @@ bool Cursor::Descend(uint32_t page_no, uint32_t level, bool leftmost) {
 
 bool Cursor::LoadKey() {
   const uint8_t* page;
-  Status s = db_->pager_->Read(path_.back().page, &page);
+  Status s = db_->pager_->Read(path_.back().page, view_, &page);
   if (!s.ok()) {
     Fail(s);
     return false;
@@ -101,7 +107,7 @@ void Cursor::Seek(Slice target) {
   uint32_t known = 0;  // leading bytes the target shares with every key of the page
   for (uint32_t level = depth_ - 1;; --level) {
     const uint8_t* page;
-    Status s = ReadNode(pager, page_no, level, &page);
+    Status s = ReadNode(pager, page_no, level, view_, &page);
     if (!s.ok()) return Fail(s);
     NodePage node(const_cast<uint8_t*>(page), pager->page_size());
     if (level > 0) {
@@ -142,7 +148,7 @@ void Cursor::SeekForPrev(Slice target) {
 bool Cursor::StepForward() {
   Pager* pager = db_->pager_.get();
   const uint8_t* page;
-  Status s = pager->Read(path_.back().page, &page);
+  Status s = pager->Read(path_.back().page, view_, &page);
   if (!s.ok()) {
     Fail(s);
     return false;
@@ -161,7 +167,7 @@ bool Cursor::NextLeaf() {
   Pager* pager = db_->pager_.get();
   for (size_t i = path_.size() - 1; i-- > 0;) {
     const uint8_t* page;
-    Status s = pager->Read(path_[i].page, &page);
+    Status s = pager->Read(path_[i].page, view_, &page);
     if (!s.ok()) {
       Fail(s);
       return false;
@@ -181,7 +187,7 @@ bool Cursor::NextLeaf() {
 bool Cursor::StepBackward() {
   Pager* pager = db_->pager_.get();
   const uint8_t* page;
-  Status s = pager->Read(path_.back().page, &page);
+  Status s = pager->Read(path_.back().page, view_, &page);
   if (!s.ok()) {
     Fail(s);
     return false;
@@ -197,7 +203,7 @@ bool Cursor::PrevLeaf() {
   Pager* pager = db_->pager_.get();
   for (size_t i = path_.size() - 1; i-- > 0;) {
     const uint8_t* page;
-    Status s = pager->Read(path_[i].page, &page);
+    Status s = pager->Read(path_[i].page, view_, &page);
     if (!s.ok()) {
       Fail(s);
       return false;
@@ -246,7 +252,7 @@ void Cursor::Prev() {
 bool Cursor::IndexInLeaf(uint32_t* index, uint32_t* count) {
   Pager* pager = db_->pager_.get();
   const uint8_t* page;
-  Status s = pager->Read(path_.back().page, &page);
+  Status s = pager->Read(path_.back().page, view_, &page);
   if (!s.ok()) {
     Fail(s);
     return false;
@@ -263,7 +269,7 @@ bool Cursor::IndexInLeaf(uint32_t* index, uint32_t* count) {
 bool Cursor::PositionAt(uint32_t index) {
   Pager* pager = db_->pager_.get();
   const uint8_t* page;
-  Status s = pager->Read(path_.back().page, &page);
+  Status s = pager->Read(path_.back().page, view_, &page);
   if (!s.ok()) {
     Fail(s);
     return false;
@@ -341,7 +347,7 @@ Slice Cursor::value() {
   }
   Pager* pager = db_->pager_.get();
   const uint8_t* page;
-  Status s = pager->Read(path_.back().page, &page);
+  Status s = pager->Read(path_.back().page, view_, &page);
   if (!s.ok()) {
     Fail(s);
     return Slice();

@@ -119,7 +119,8 @@ Status DB::Get(Slice key, std::string* value) {
   ReaderTable& readers = pager_->readers();
   ReaderSlot* slot = readers.Acquire();
   const Snapshot snap = pager_->PinLatest(slot);
-  Status s = TreeGet(pager_.get(), TreeState{snap.root, snap.depth, snap.entries}, key, value);
+  Status s = TreeGet(pager_.get(), TreeState{snap.root, snap.depth, snap.entries}, snap.txn_id, key,
+                     value);
   readers.Release(slot);
   return s;
 }
@@ -212,7 +213,7 @@ ReadTxn::~ReadTxn() { db_->pager_->readers().Release(slot_); }
 
 Status ReadTxn::Get(Slice key, std::string* value) {
   ReadScope scope(&db_->pager_->readers(), slot_);
-  return TreeGet(db_->pager_.get(), TreeState{root_, depth_, entries_}, key, value);
+  return TreeGet(db_->pager_.get(), TreeState{root_, depth_, entries_}, txn_id_, key, value);
 }
 
 std::unique_ptr<Cursor> ReadTxn::NewCursor() {
@@ -286,7 +287,7 @@ Status WriteTxn::Get(Slice key, std::string* value) {
   if (!open_) return Status::InvalidArgument("write transaction already ended");
   PBTREE_RETURN_IF_ERROR(ApplyPuts());
   db_->pager_->readers().Refresh(db_->writer_slot_);
-  return TreeGet(db_->pager_.get(), *db_->work_, key, value);
+  return TreeGet(db_->pager_.get(), *db_->work_, kNoSnapshot, key, value);
 }
 
 std::unique_ptr<Cursor> WriteTxn::NewCursor() {

@@ -149,6 +149,8 @@ bool PageCache::EvictOne() {
       referenced.store(0, std::memory_order_relaxed);
       continue;
     }
+    // Older versions behind it are reachable only through it.
+    if (f->older.load(std::memory_order_relaxed) != nullptr) continue;
     Retire(f);
     return true;
   }
@@ -175,6 +177,8 @@ Frame* PageCache::Reserve() {
   std::lock_guard lock(mu_);
   Frame* f = TakeFrame();
   f->reserved = true;
+  f->version = 0;
+  f->older.store(nullptr, std::memory_order_relaxed);
   return f;
 }
 
@@ -209,6 +213,60 @@ void PageCache::PublishDirty(Frame* f, uint32_t page_no) {
   f->dirty = true;
   ++in_use_;
   SetSlot(page_no, f->data());
+}
+
+void PageCache::PublishVersion(Frame* f, uint32_t page_no, uint64_t version) {
+  std::lock_guard lock(mu_);
+  Frame* previous = Frame::Of(Find(page_no));
+  f->reserved = false;
+  f->page_no = page_no;
+  f->in_use = true;  // the replaced version stays in use (and counted) until retired
+  f->dirty = true;
+  f->version = version;
+  f->older.store(previous, std::memory_order_relaxed);
+  ++in_use_;
+  SetSlot(page_no, f->data());  // release: readers see version and older with it
+}
+
+void PageCache::DropVersion(uint32_t page_no) {
+  std::lock_guard lock(mu_);
+  Frame* f = Frame::Of(Find(page_no));
+  Frame* previous = f->older.load(std::memory_order_relaxed);
+  SetSlot(page_no, previous->data());
+  // Readers may have found the dropped version and be on their way to the
+  // one before it: its memory is reused once none can be.
+  f->in_use = false;
+  f->dirty = false;
+  f->retired = true;
+  --in_use_;
+  f->stamp = readers_->Retire();
+  retired_.push_back(f);
+}
+
+void PageCache::RetireVersions(const std::vector<Replaced>& versions) {
+  if (versions.empty()) return;
+  std::lock_guard lock(mu_);
+  for (const Replaced& r : versions) {
+    // Unlinked from the version that replaced it, wherever that is in the
+    // chain (it may have been replaced in turn, or left the table).
+    uint8_t* newest = Find(r.page);
+    for (Frame* g = newest == nullptr ? nullptr : Frame::Of(newest); g != nullptr;
+         g = g->older.load(std::memory_order_relaxed)) {
+      if (g->older.load(std::memory_order_relaxed) == r.frame) {
+        g->older.store(nullptr, std::memory_order_relaxed);
+        break;
+      }
+    }
+    r.frame->in_use = false;
+    r.frame->retired = true;
+    --in_use_;
+    retired_.push_back(r.frame);
+  }
+  // One stamp for the lot, taken after each left its chain.
+  const uint64_t stamp = readers_->Retire();
+  for (size_t i = retired_.size() - versions.size(); i < retired_.size(); ++i) {
+    retired_[i]->stamp = stamp;
+  }
 }
 
 void PageCache::MarkClean(const std::vector<uint32_t>& pages) {
@@ -256,7 +314,12 @@ void PageCache::Evict(const std::vector<uint32_t>& pages) {
   const size_t first = retired_.size();
   for (uint32_t p : pages) {
     uint8_t* data = Find(p);
-    if (data == nullptr || Frame::Of(data)->dirty) continue;
+    // A frame with older versions behind it stays until they are retired
+    // (it is clean, so CLOCK evicts it after that).
+    if (data == nullptr || Frame::Of(data)->dirty ||
+        Frame::Of(data)->older.load(std::memory_order_relaxed) != nullptr) {
+      continue;
+    }
     Unpublish(Frame::Of(data));
     retired_.push_back(Frame::Of(data));
   }

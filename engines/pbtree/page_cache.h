@@ -24,6 +24,17 @@
 // (wal.h) each cost a malloc and a page fault or two. A frame the cache no
 // longer needs goes back to the slabs' free list; slabs are unmapped with the
 // cache.
+//
+// Versions. A page that a commit through the log created (wal.h, "unflushed":
+// pinned, its number free in the file) is not copied to a new page number
+// when a later transaction changes it: the writer takes a new frame for the
+// same page number, a new *version* tagged with its transaction id, linked to
+// the version it replaces (PublishVersion). The page table holds the newest
+// version; a reader of snapshot s walks from it to the newest version not
+// newer than s (Find's `view`), so readers of older snapshots keep what they
+// saw and never wait. A replaced version is given back (RetireVersions) once
+// no reader older than its successor remains. A frame with older versions
+// behind it is never evicted, so they stay reachable while needed.
 #pragma once
 
 #include <atomic>
@@ -50,6 +61,12 @@ struct Frame {
   Frame* prev = nullptr;  // CLOCK ring of clean frames in use (null: off the ring)
   Frame* next = nullptr;
   uint64_t stamp = 0;  // when retired: the ReaderTable stamp
+  // The transaction that made this version of the page (0: the page's first
+  // version in memory, which every snapshot that can reach the page sees),
+  // and the version before it, for snapshots older than `version`. Set
+  // before the frame is published; `older` is cleared once no reader needs it.
+  uint64_t version = 0;
+  std::atomic<Frame*> older{nullptr};
   uint8_t* data() { return reinterpret_cast<uint8_t*>(this) + kHeaderBytes; }
   static Frame* Of(uint8_t* data) { return reinterpret_cast<Frame*>(data - kHeaderBytes); }
   static constexpr size_t kHeaderBytes = 64;
@@ -63,20 +80,30 @@ class PageCache {
   PageCache(const PageCache&) = delete;
   PageCache& operator=(const PageCache&) = delete;
 
-  // The bytes of page_no, or nullptr when not cached. Marks it recently used.
-  // Any thread, no lock; the bytes stay valid while the caller's ReaderTable
-  // slot is announced (or, for a dirty page, until the writer drops it).
-  uint8_t* Find(uint32_t page_no) {
+  // The bytes of page_no as the snapshot `view` sees them (kNoSnapshot: the
+  // newest version, the writer's), or nullptr when not cached. Marks it
+  // recently used. Any thread, no lock; the bytes stay valid while the
+  // caller's ReaderTable slot is announced (or, for a dirty page, until the
+  // writer drops it).
+  uint8_t* Find(uint32_t page_no, uint64_t view = kNoSnapshot) {
     const size_t c = page_no >> kChunkBits;
     if (c >= chunk_count_) return nullptr;
     Chunk* chunk = chunks_[c].load(std::memory_order_acquire);
     if (chunk == nullptr) return nullptr;
     const uint32_t i = page_no & kChunkMask;
     uint8_t* data = chunk->data[i].load(std::memory_order_acquire);
-    if (data != nullptr && chunk->referenced[i].load(std::memory_order_relaxed) == 0) {
+    if (data == nullptr) return nullptr;
+    if (chunk->referenced[i].load(std::memory_order_relaxed) == 0) {
       chunk->referenced[i].store(1, std::memory_order_relaxed);
     }
-    return data;
+    Frame* f = Frame::Of(data);
+    while (f->version > view) {
+      // A version newer than the snapshot: the one before it. The chain
+      // always reaches a version the snapshot can see (the page's first).
+      f = f->older.load(std::memory_order_acquire);
+      if (f == nullptr) return nullptr;
+    }
+    return f->data();
   }
   Frame* Lookup(uint32_t page_no) {
     uint8_t* data = Find(page_no);
@@ -96,6 +123,21 @@ class PageCache {
   // clean copy of the page (page_no is one no reader can reach: newly
   // allocated).
   void PublishDirty(Frame* frame, uint32_t page_no);
+  // Writer: publishes a reserved frame as a new dirty version of page_no,
+  // made by transaction `version` (newer than every snapshot), in front of
+  // the cached version it replaces, which stays readable for older snapshots.
+  void PublishVersion(Frame* frame, uint32_t page_no, uint64_t version);
+  // Writer: drops the dirty version of page_no made by the open transaction
+  // (abort, or the page freed again): the version before it is the newest
+  // again.
+  void DropVersion(uint32_t page_no);
+  // Writer: gives back replaced versions that no reader can need any more
+  // (each listed with its page), unlinking them from their successors.
+  struct Replaced {
+    uint32_t page;
+    Frame* frame;
+  };
+  void RetireVersions(const std::vector<Replaced>& versions);
   // Writer: the transaction's dirty frames are on disk; they join the clean
   // frames (missing pages were dropped within the transaction).
   void MarkClean(const std::vector<uint32_t>& pages);

@@ -427,6 +427,18 @@ Status Pager::MakeWritable(uint32_t page_no, uint32_t* page_no_out, uint8_t** pa
     *page = f->data();
     return Status::OK();
   }
+  if (f != nullptr && IsUnflushed(page_no)) {
+    // Committed through the log since the last checkpoint: the file does not
+    // hold it, so the change needs no new page number, only a new version in
+    // memory (page_cache.h). The pinned frame is never evicted by Reserve.
+    Frame* copy = cache_.Reserve();
+    CopyPage(copy->data(), f->data());
+    cache_.PublishVersion(copy, page_no, committed_.txn_id + 1);
+    dirty_pages_.push_back(page_no);
+    *page_no_out = page_no;
+    *page = copy->data();
+    return Status::OK();
+  }
   // Copy-on-write in memory too: readers of the committed state may be
   // reading the clean frame right now, so the writer changes a copy. The
   // reservation may evict the clean frame (this thread's own eviction reuses
@@ -453,7 +465,11 @@ Status Pager::MakeWritable(uint32_t page_no, uint32_t* page_no_out, uint8_t** pa
 
 void Pager::FreePage(uint32_t page_no) {
   Frame* f = cache_.Lookup(page_no);
-  if (f != nullptr && f->dirty) {
+  if (f != nullptr && f->dirty && f->older.load(std::memory_order_relaxed) != nullptr) {
+    // A new version of a committed page: the committed page is what is freed.
+    cache_.DropVersion(page_no);
+    free_map_.FreeCommitted(page_no);
+  } else if (f != nullptr && f->dirty) {
     cache_.Erase(page_no);
     free_map_.FreeUncommitted(page_no);
   } else {
@@ -464,7 +480,12 @@ void Pager::FreePage(uint32_t page_no) {
 void Pager::Abort() {
   for (uint32_t p : dirty_pages_) {
     const Frame* f = cache_.Lookup(p);
-    if (f != nullptr && f->dirty) cache_.Erase(p);
+    if (f == nullptr || !f->dirty) continue;
+    if (f->older.load(std::memory_order_relaxed) != nullptr) {
+      cache_.DropVersion(p);
+    } else {
+      cache_.Erase(p);
+    }
   }
   dirty_pages_.clear();
   free_map_.Abort();
@@ -537,6 +558,14 @@ Status Pager::WriteMeta(const Meta& meta) {
 }
 
 void Pager::DropFreedUnflushed(uint64_t oldest_snapshot, bool no_readers) {
+  // Versions first: a freed page's replaced versions are older than its
+  // freeing, so they go in the same call, and its frame has none behind it.
+  scratch_replaced_.clear();
+  while (!replaced_.empty() && (no_readers || replaced_.front().txn_id <= oldest_snapshot)) {
+    scratch_replaced_.push_back(replaced_.front().version);
+    replaced_.pop_front();
+  }
+  cache_.RetireVersions(scratch_replaced_);
   scratch_drop_.clear();
   while (!freed_unflushed_.empty() &&
          (no_readers || freed_unflushed_.front().txn_id <= oldest_snapshot)) {
@@ -544,6 +573,17 @@ void Pager::DropFreedUnflushed(uint64_t oldest_snapshot, bool no_readers) {
     freed_unflushed_.pop_front();
   }
   cache_.Evict(scratch_drop_);
+}
+
+void Pager::QueueReplaced(uint64_t txn_id) {
+  for (uint32_t p : dirty_pages_) {
+    Frame* f = cache_.Lookup(p);
+    if (f == nullptr) continue;  // dirty pages are cached: never
+    Frame* older = f->older.load(std::memory_order_relaxed);
+    if (f->version == txn_id && older != nullptr) {
+      replaced_.push_back(ReplacedVersion{txn_id, PageCache::Replaced{p, older}});
+    }
+  }
 }
 
 void Pager::QueueFreedUnflushed(uint64_t txn_id) {
@@ -650,6 +690,7 @@ Status Pager::LogCommit(uint32_t root, uint32_t depth, uint64_t entries, std::st
     if (options_.sync_on_commit) ++counters_.syncs;
   }
   CompactDirty();
+  QueueReplaced(txn);
   for (uint32_t p : dirty_pages_) SetUnflushed(p, true);
   cache_.MarkPinned(dirty_pages_);
   dirty_pages_.clear();
@@ -695,6 +736,8 @@ Status Pager::WriteUnflushed(uint64_t txn_id, std::vector<uint32_t>* written) {
         return Status::Corruption(path_ + ": unflushed page " + std::to_string(p) +
                                   " is missing from the cache");
       }
+      // A new version in the committing transaction is written with its pages.
+      if (Frame::Of(const_cast<uint8_t*>(data))->dirty) continue;
       uint8_t* copy = copies.data() + (j - i) * page_size_;
       std::memcpy(copy, data, page_size_);
       batch.emplace_back(p, copy);
@@ -786,6 +829,7 @@ Status Pager::CheckpointCommit(uint32_t root, uint32_t depth, uint64_t entries) 
     Abort();
     return s;
   }
+  QueueReplaced(txn);
   cache_.MarkClean(dirty_pages_);
   dirty_pages_.clear();
   // Unflushed pages are in the file now: ordinary clean frames.

@@ -32,17 +32,23 @@
 // thread's slot is announced, until that same thread's next call that may
 // read or allocate (which may evict it and reuse its memory at once, as a
 // single-threaded cache would). Callers therefore never keep a page pointer
-// across their own next page read. Committed pages never change; the writer
-// writes only pages that no pinned snapshot can reach, into frames of its own
-// (copy-on-write also in memory), and publishes a commit with one snapshot
-// record (PinLatest, snapshot()).
+// across their own next page read. A reader reads the version of each page
+// that its snapshot saw (Read's `view`). Committed bytes never change: the
+// writer writes into frames of its own (a new page, or a new version of an
+// unflushed page, below) and publishes a commit with one snapshot record
+// (PinLatest, snapshot()); until then no reader sees its frames.
 //
 // Commits through the log (PagerOptions::wal, the default; format in wal.h).
 // A commit whose writes fit in one log record (Commit's `log_record`) writes
 // that record and nothing else: its pages become "unflushed", published to
-// readers and pinned in the cache (never evicted, never changed in place;
-// copy-on-write goes on in memory), and with sync=commit one fdatasync of the
-// log makes it durable. A checkpoint is a commit of the kind below (pages,
+// readers and pinned in the cache (never evicted), and with sync=commit one
+// fdatasync of the log makes it durable. A later transaction that changes an
+// unflushed page keeps its page number: it writes a new version of it
+// (page_cache.h, "Versions"), which readers of older snapshots do not see,
+// so a one-key commit whose path is already unflushed copies its leaf and
+// nothing else (no new page numbers, no parent pointers, no free-map bits).
+// The replaced version is dropped once no reader older than the commit that
+// replaced it remains. A checkpoint is a commit of the kind below (pages,
 // then meta): it writes the transaction's own pages, every unflushed page
 // still in use and the whole free map, then the meta page, after which the
 // log starts again from its beginning. One happens when a transaction is too
@@ -162,11 +168,12 @@ class Pager {
   // Huge pages behind the read mapping (see above).
   bool huge_mapping() const { return huge_mapped_.load(std::memory_order_relaxed); }
 
-  // The page's bytes, valid until the next Pager call that may read or
-  // allocate (the frame may then be evicted). Corruption when the page fails
-  // its checks; IOError when the read fails.
-  Status Read(uint32_t page_no, const uint8_t** page) {
-    if (const uint8_t* data = InMemory(page_no)) {
+  // The page's bytes as the snapshot `view` sees them (kNoSnapshot: the
+  // newest, what the writer and exclusive callers read), valid until the next
+  // Pager call that may read or allocate (the frame may then be evicted).
+  // Corruption when the page fails its checks; IOError when the read fails.
+  Status Read(uint32_t page_no, uint64_t view, const uint8_t** page) {
+    if (const uint8_t* data = InMemory(page_no, view)) {
       *page = data;
       return Status::OK();
     }
@@ -208,9 +215,17 @@ class Pager {
   }
   // A new dirty page (bytes undefined).
   void NewPage(uint32_t* page_no, uint8_t** page);
-  // The writable copy of page_no: itself when already dirty, else a new page
+  // The writable copy of page_no: itself when already dirty; a new version
+  // of it under the same number when it is unflushed (committed through the
+  // log since the last checkpoint, see page_cache.h); else a new page
   // holding its bytes (the old page is freed). *page_no_out may equal page_no.
   Status MakeWritable(uint32_t page_no, uint32_t* page_no_out, uint8_t** page);
+  // Whether MakeWritable keeps page_no's number (dirty or unflushed): then
+  // its parent needs no change.
+  bool KeepsNumber(uint32_t page_no) {
+    Frame* f = page_no < 2 ? nullptr : cache_.Lookup(page_no);
+    return f != nullptr && (f->dirty || IsUnflushed(page_no));
+  }
   // Bytes of a page that is dirty.
   uint8_t* DirtyData(uint32_t page_no) { return cache_.Find(page_no); }
   void FreePage(uint32_t page_no);
@@ -246,8 +261,8 @@ class Pager {
   }
   // The page's bytes when they can be read without a check or a read: cached,
   // or mapped and already checked. nullptr otherwise.
-  const uint8_t* InMemory(uint32_t page_no) {
-    if (const uint8_t* data = cache_.Find(page_no)) return data;
+  const uint8_t* InMemory(uint32_t page_no, uint64_t view = kNoSnapshot) {
+    if (const uint8_t* data = cache_.Find(page_no, view)) return data;
     if (page_no < mapped_pages_.load(std::memory_order_acquire) && Checked(page_no)) {
       return Mapped(page_no);
     }
@@ -290,8 +305,12 @@ class Pager {
   // (they are listed in `in_memory`); the rest stay. With `hold`, the rest
   // move to held_ (commit through the log) and are listed in `on_disk`.
   void SplitFreed(bool hold, std::vector<uint32_t>* in_memory, std::vector<uint32_t>* on_disk);
-  // Drops the frames of freed unflushed pages that no reader can reach.
+  // Drops the frames of freed unflushed pages and replaced versions that no
+  // reader can reach.
   void DropFreedUnflushed(uint64_t oldest_snapshot, bool no_readers);
+  // Queues the versions that the committing transaction `txn_id` replaced
+  // (its dirty pages that are new versions) until no reader older remains.
+  void QueueReplaced(uint64_t txn_id);
   // Queues freed unflushed pages (scratch_in_memory_) until no reader older
   // than txn_id remains.
   void QueueFreedUnflushed(uint64_t txn_id);
@@ -350,6 +369,14 @@ class Pager {
     uint32_t page;
   };
   std::deque<FreedUnflushed> freed_unflushed_;
+  // Versions of unflushed pages that later commits replaced (page_cache.h),
+  // in txn_id order (the commit that replaced them).
+  struct ReplacedVersion {
+    uint64_t txn_id;
+    PageCache::Replaced version;
+  };
+  std::deque<ReplacedVersion> replaced_;
+  std::vector<PageCache::Replaced> scratch_replaced_;
   // Scratch lists reused by every commit (no allocation per commit).
   std::vector<uint32_t> scratch_in_memory_;
   std::vector<uint32_t> scratch_drop_;

@@ -234,6 +234,9 @@ class Cursor {
   const TreeState* live_;
   const uint64_t* version_;
   ReaderSlot* slot_;
+  // The snapshot whose versions of pages the cursor reads (its slot's pin;
+  // a write transaction's cursor reads the newest).
+  uint64_t view_;
   uint64_t seen_version_ = 0;
   std::vector<Level> path_;
   std::string key_;
