@@ -161,6 +161,19 @@ class TreeWriter {
   // After Descend: the leading bytes its key shares with every key of the
   // page it stopped at (NodePage::FindChildEntry), for that page's Seek.
   uint32_t known_ = 0;
+  // The finger: path_ and upper_ as the last sorted put (PutSorted) left
+  // them, when no page of the tree changed number or place meanwhile
+  // (Pager::page_changes). A descent for a key that lies in that leaf (not
+  // below its first key, below its upper bound) reuses them: consecutive
+  // one-key commits into one part of the tree, as seed 001's inserts, skip
+  // the internal pages. Any other descent (delete, separator, large value)
+  // drops it.
+  bool FingerCovers(Slice key);
+  bool finger_valid_ = false;
+  bool finger_has_upper_ = false;
+  uint64_t finger_changes_ = 0;
+  uint64_t descent_changes_ = 0;  // Pager::page_changes() when Descend ended
+  uint32_t finger_root_ = 0;
   std::vector<Item> run_;
   // MergeIntoNode: (separator, child) pairs for the parent of a rebuilt page,
   // by the rebuilt page's level (copies: items_ and decoded_ are reused).

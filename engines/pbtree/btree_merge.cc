@@ -71,6 +71,12 @@ Status TreeWriter::PutSorted(const SortedPut* puts, size_t n) {
       run_.push_back(Item{p.key, EntryValue{static_cast<uint32_t>(p.value.size()) << 1, p.value}});
     }
     PBTREE_RETURN_IF_ERROR(MergeIntoNode(path_.size() - 1, run_.data(), run_.size()));
+    // Every page kept its number and place (the leaf took the run in place,
+    // as a new version or a dirty page): the next descent may start here.
+    finger_valid_ = pager_->page_changes() == descent_changes_;
+    finger_changes_ = descent_changes_;
+    finger_root_ = tree_->root;
+    finger_has_upper_ = has_upper;
   }
   return Status::OK();
 }

@@ -12,7 +12,31 @@ TreeWriter::TreeWriter(Pager* pager, TreeState* tree, const WriteOptions& option
   path_.reserve(kMaxDepth);
 }
 
+bool TreeWriter::FingerCovers(Slice key) {
+  if (!finger_valid_ || pager_->page_changes() != finger_changes_ || tree_->root != finger_root_ ||
+      path_.size() != tree_->depth) {
+    return false;
+  }
+  if (finger_has_upper_ && !(key < Slice(upper_))) return false;
+  const uint8_t* page;
+  if (!pager_->Read(path_.back().page, kNoSnapshot, &page).ok()) return false;
+  NodePage leaf(const_cast<uint8_t*>(page), page_size_);
+  if (!leaf.is_leaf() || leaf.data_end() == kPageHeaderSize) return false;
+  // A page's first entry is a restart point: its whole key.
+  const EntryView first = leaf.Entry(kPageHeaderSize);
+  return !(key < Slice(reinterpret_cast<const char*>(first.suffix), first.unshared));
+}
+
 Status TreeWriter::Descend(Slice key, uint32_t stop_level, std::string* upper, bool* has_upper) {
+  if (stop_level == 0 && upper == &upper_ && FingerCovers(key)) {
+    // The last sorted put's leaf holds keys on both sides of this one (or
+    // is the last leaf): same path, same upper bound.
+    *has_upper = finger_has_upper_;
+    known_ = 0;
+    descent_changes_ = pager_->page_changes();
+    return Status::OK();
+  }
+  finger_valid_ = false;
   path_.clear();
   if (has_upper != nullptr) *has_upper = false;
   uint32_t page_no = tree_->root;
@@ -24,6 +48,7 @@ Status TreeWriter::Descend(Slice key, uint32_t stop_level, std::string* upper, b
     if (level == stop_level) {
       path_.push_back(Level{page_no, 0, rightmost});
       known_ = known;
+      descent_changes_ = pager_->page_changes();
       return Status::OK();
     }
     NodePage node(const_cast<uint8_t*>(page), page_size_);

@@ -418,6 +418,65 @@ TEST_F(DbTest, SnapshotsKeepTheirVersionsOfPagesChangedInPlace) {
   EXPECT_TRUE(db_->Check().ok());
 }
 
+// One-key commits that land in one part of the tree reuse the last descent's
+// path (TreeWriter's finger) while no page changed number or place. Keys on
+// both sides of each leaf's bounds, splits, deletes, an abort, a value in
+// overflow pages and checkpoints in between must all leave the tree in order.
+TEST_F(DbTest, CommitsIntoOneGapKeepTheTreeInOrder) {
+  std::map<std::string, std::string> model;
+  {
+    std::unique_ptr<WriteTxn> w;
+    ASSERT_TRUE(db_->BeginWrite(&w).ok());
+    for (int i = 0; i < 4000; ++i) {
+      const std::string key = "https://www.example.org/base/" + std::to_string(100000 + i * 10);
+      ASSERT_TRUE(w->Put(key, "b").ok());
+      model[key] = "b";
+    }
+    ASSERT_TRUE(w->Commit().ok());
+  }
+  // Keys between base keys 2000 and 2001 ("...120000" and "...120010"), in
+  // random order, plus keys just outside the gap on either side.
+  std::mt19937 rng(7);
+  std::vector<std::string> gap;
+  for (int i = 0; i < 3000; ++i) {
+    gap.push_back("https://www.example.org/base/120000/" + std::to_string(rng() % 1000000));
+  }
+  for (size_t i = 0; i < gap.size(); ++i) {
+    std::string key = gap[i];
+    if (i % 97 == 0) key = "https://www.example.org/base/11999" + std::to_string(i % 10);
+    if (i % 89 == 0) key = "https://www.example.org/base/12001" + std::to_string(i % 10);
+    const std::string value = i % 500 == 7 ? std::string(3000, 'o') : "g" + std::to_string(i);
+    ASSERT_TRUE(db_->Put(key, value).ok()) << i;
+    model[key] = value;
+    if (i % 211 == 0 && i > 0 && model.count(gap[i - 1]) > 0) {
+      ASSERT_TRUE(db_->Delete(gap[i - 1]).ok()) << i;
+      model.erase(gap[i - 1]);
+    }
+    if (i % 301 == 0) {
+      std::unique_ptr<WriteTxn> w;
+      ASSERT_TRUE(db_->BeginWrite(&w).ok());
+      ASSERT_TRUE(w->Put(gap[i] + "x", "aborted").ok());
+      w->Abort();
+    }
+    if (i % 1000 == 999) {
+      ASSERT_TRUE(db_->Checkpoint().ok());
+    }
+  }
+  std::unique_ptr<Cursor> c = db_->NewCursor();
+  auto it = model.begin();
+  for (c->SeekToFirst(); c->Valid(); c->Next(), ++it) {
+    ASSERT_NE(it, model.end());
+    ASSERT_EQ(c->key(), Slice(it->first));
+    ASSERT_EQ(c->value(), Slice(it->second));
+  }
+  ASSERT_TRUE(c->status().ok()) << c->status().ToString();
+  EXPECT_EQ(it, model.end());
+  c.reset();
+  EXPECT_EQ(db_->Count(), model.size());
+  Status check = db_->Check();
+  EXPECT_TRUE(check.ok()) << check.ToString();
+}
+
 TEST_F(DbTest, OneKeyCommitsReuseFreedPages) {
   for (int i = 0; i < 2000; ++i) ASSERT_TRUE(db_->Put(UrlKey(i), std::string(40, 'v')).ok());
   ASSERT_TRUE(db_->Checkpoint().ok());

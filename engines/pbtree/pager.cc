@@ -412,6 +412,7 @@ Status Pager::BeginWrite(bool replay) {
 }
 
 void Pager::NewPage(uint32_t* page_no, uint8_t** page) {
+  ++page_changes_;
   const uint32_t p = free_map_.Allocate();
   Frame* f = cache_.Reserve();
   cache_.PublishDirty(f, p);  // drops a stale copy of the page's previous life
@@ -454,6 +455,7 @@ Status Pager::MakeWritable(uint32_t page_no, uint32_t* page_no_out, uint8_t** pa
       return s;
     }
   }
+  ++page_changes_;
   const uint32_t q = free_map_.Allocate();
   free_map_.FreeCommitted(page_no);
   cache_.PublishDirty(copy, q);
@@ -464,6 +466,7 @@ Status Pager::MakeWritable(uint32_t page_no, uint32_t* page_no_out, uint8_t** pa
 }
 
 void Pager::FreePage(uint32_t page_no) {
+  ++page_changes_;
   Frame* f = cache_.Lookup(page_no);
   if (f != nullptr && f->dirty && f->older.load(std::memory_order_relaxed) != nullptr) {
     // A new version of a committed page: the committed page is what is freed.
@@ -478,6 +481,7 @@ void Pager::FreePage(uint32_t page_no) {
 }
 
 void Pager::Abort() {
+  ++page_changes_;
   for (uint32_t p : dirty_pages_) {
     const Frame* f = cache_.Lookup(p);
     if (f == nullptr || !f->dirty) continue;

@@ -228,6 +228,11 @@ class Pager {
   }
   // Bytes of a page that is dirty.
   uint8_t* DirtyData(uint32_t page_no) { return cache_.Find(page_no); }
+  // Counts the calls that give a page of the tree a new number or none:
+  // NewPage, a copy to a new page in MakeWritable, FreePage, Abort. While it
+  // stays put, every page keeps its number and place in the tree (a new
+  // version keeps both), so a path found before is still the path.
+  uint64_t page_changes() const { return page_changes_; }
   void FreePage(uint32_t page_no);
   // Commits the transaction as root/depth/entries: through the log when
   // `log_record` (a LogRecord's bytes) is given and the log has room, else
@@ -385,6 +390,7 @@ class Pager {
   std::vector<std::pair<uint32_t, uint8_t*>> write_list_;
   Status sticky_error_;
   PagerCounters counters_;
+  uint64_t page_changes_ = 0;
   // Read-around on a cache miss (see AdviseChunkOnce): one flag per chunk.
   static constexpr uint64_t kReadaheadChunkBytes = 128 * 1024;
   void AdviseChunkOnce(uint32_t page_no);
