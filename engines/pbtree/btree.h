@@ -171,9 +171,7 @@ class TreeWriter {
   bool FingerCovers(Slice key);
   bool finger_valid_ = false;
   bool finger_has_upper_ = false;
-  uint64_t finger_changes_ = 0;
   uint64_t descent_changes_ = 0;  // Pager::page_changes() when Descend ended
-  uint32_t finger_root_ = 0;
   std::vector<Item> run_;
   // MergeIntoNode: (separator, child) pairs for the parent of a rebuilt page,
   // by the rebuilt page's level (copies: items_ and decoded_ are reused).

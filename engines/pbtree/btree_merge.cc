@@ -74,8 +74,6 @@ Status TreeWriter::PutSorted(const SortedPut* puts, size_t n) {
     // Every page kept its number and place (the leaf took the run in place,
     // as a new version or a dirty page): the next descent may start here.
     finger_valid_ = pager_->page_changes() == descent_changes_;
-    finger_changes_ = descent_changes_;
-    finger_root_ = tree_->root;
     finger_has_upper_ = has_upper;
   }
   return Status::OK();

@@ -13,15 +13,14 @@ TreeWriter::TreeWriter(Pager* pager, TreeState* tree, const WriteOptions& option
 }
 
 bool TreeWriter::FingerCovers(Slice key) {
-  if (!finger_valid_ || pager_->page_changes() != finger_changes_ || tree_->root != finger_root_ ||
-      path_.size() != tree_->depth) {
-    return false;
-  }
+  // Pages that kept their numbers and places since the last descent: its
+  // path (the root and depth among it) still stands.
+  if (!finger_valid_ || pager_->page_changes() != descent_changes_) return false;
   if (finger_has_upper_ && !(key < Slice(upper_))) return false;
   const uint8_t* page;
-  if (!pager_->Read(path_.back().page, kNoSnapshot, &page).ok()) return false;
+  if (!ReadNode(pager_, path_.back().page, 0, kNoSnapshot, &page).ok()) return false;
   NodePage leaf(const_cast<uint8_t*>(page), page_size_);
-  if (!leaf.is_leaf() || leaf.data_end() == kPageHeaderSize) return false;
+  if (leaf.data_end() == kPageHeaderSize) return false;
   // A page's first entry is a restart point: its whole key.
   const EntryView first = leaf.Entry(kPageHeaderSize);
   return !(key < Slice(reinterpret_cast<const char*>(first.suffix), first.unshared));

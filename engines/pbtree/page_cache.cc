@@ -109,6 +109,10 @@ void PageCache::Release(Frame* f) {
 void PageCache::Unpublish(Frame* f) {
   SetSlot(f->page_no, nullptr);
   if (f->prev != nullptr) Unlink(f);
+  Detach(f);
+}
+
+void PageCache::Detach(Frame* f) {
   f->in_use = false;
   f->retired = true;
   --in_use_;
@@ -235,10 +239,8 @@ void PageCache::DropVersion(uint32_t page_no) {
   SetSlot(page_no, previous->data());
   // Readers may have found the dropped version and be on their way to the
   // one before it: its memory is reused once none can be.
-  f->in_use = false;
   f->dirty = false;
-  f->retired = true;
-  --in_use_;
+  Detach(f);
   f->stamp = readers_->Retire();
   retired_.push_back(f);
 }
@@ -257,9 +259,7 @@ void PageCache::RetireVersions(const std::vector<Replaced>& versions) {
         break;
       }
     }
-    r.frame->in_use = false;
-    r.frame->retired = true;
-    --in_use_;
+    Detach(r.frame);
     retired_.push_back(r.frame);
   }
   // One stamp for the lot, taken after each left its chain.

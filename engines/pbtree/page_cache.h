@@ -179,6 +179,7 @@ class PageCache {
   bool EvictOne();
   void Retire(Frame* frame);   // off the table and the ring, stamped
   void Unpublish(Frame* frame);  // off the table and the ring (Retire without the stamp)
+  void Detach(Frame* frame);     // no longer in use, waiting for a stamp (its slot is someone else's)
   void Release(Frame* frame);  // off the table and the ring, spare at once
   void SetSlot(uint32_t page_no, uint8_t* data);
   void Link(Frame* frame);    // onto the ring, just behind the hand
