@@ -14,9 +14,9 @@
 #include <sqlite3.h>
 
 #include <chrono>
-#include <cstring>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <random>
 #include <string>
@@ -28,7 +28,11 @@ using Clock = std::chrono::steady_clock;
 double Seconds(Clock::time_point t0) {
   return std::chrono::duration<double>(Clock::now() - t0).count();
 }
-void Key(uint64_t i, char* out) { std::snprintf(out, 17, "k%015llu", (unsigned long long)i + 1); }
+// 15 digits: the modulo tells the compiler the key fits its 17 bytes.
+void Key(uint64_t i, char* out) {
+  std::snprintf(out, 17, "k%015llu",
+                static_cast<unsigned long long>((i + 1) % 1000000000000000ULL));
+}
 // n keys of 16 bytes, back to back: in index order, or uniformly random
 // present keys (the same draws for every engine).
 std::vector<char> MakeKeys(uint64_t n, bool random) {
@@ -49,13 +53,18 @@ void Sqlite(const std::string& dir, uint64_t n, double* load, double* get) {
   sqlite3* db = nullptr;
   Check(sqlite3_open_v2((dir + "/data.sqlite").c_str(), &db,
                         SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX,
-                        nullptr) == SQLITE_OK, "open");
-  Check(sqlite3_exec(db, "PRAGMA journal_mode=WAL; PRAGMA synchronous=OFF; "
-                         "PRAGMA cache_size=1048576; PRAGMA busy_timeout=60000; "
-                         "CREATE TABLE kv(k BLOB PRIMARY KEY, v BLOB)",
-                     nullptr, nullptr, nullptr) == SQLITE_OK, "setup");
+                        nullptr) == SQLITE_OK,
+        "open");
+  Check(sqlite3_exec(db,
+                     "PRAGMA journal_mode=WAL; PRAGMA synchronous=OFF; "
+                     "PRAGMA cache_size=1048576; PRAGMA busy_timeout=60000; "
+                     "CREATE TABLE kv(k BLOB PRIMARY KEY, v BLOB)",
+                     nullptr, nullptr, nullptr) == SQLITE_OK,
+        "setup");
   sqlite3_stmt *put, *sel;
-  sqlite3_prepare_v2(db, "INSERT INTO kv(k, v) VALUES(?1, ?2) ON CONFLICT(k) DO UPDATE SET v = excluded.v", -1, &put, nullptr);
+  sqlite3_prepare_v2(
+      db, "INSERT INTO kv(k, v) VALUES(?1, ?2) ON CONFLICT(k) DO UPDATE SET v = excluded.v", -1,
+      &put, nullptr);
   sqlite3_prepare_v2(db, "SELECT v FROM kv WHERE k = ?1", -1, &sel, nullptr);
   char value[100];
   std::memset(value, 'v', sizeof value);
@@ -135,9 +144,13 @@ int main(int argc, char** argv) {
     std::filesystem::remove_all(dir);
     std::filesystem::create_directories(dir);
     double load = 0, get = 0;
-    if (engine == "sqlite") Sqlite(dir, n, &load, &get);
-    else if (engine == "lmdb") Lmdb(dir, n, &load, &get);
-    else return 2;
+    if (engine == "sqlite") {
+      Sqlite(dir, n, &load, &get);
+    } else if (engine == "lmdb") {
+      Lmdb(dir, n, &load, &get);
+    } else {
+      return 2;
+    }
     std::printf("load %.0f get %.0f\n", load, get);
   }
   std::filesystem::remove_all(dir);

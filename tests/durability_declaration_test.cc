@@ -53,7 +53,7 @@ TEST(DurabilityDeclaration, LabelledEngineIsTheSameAdapter) {
 // answers: conformance/option_cases.cc, run by option_check_test and by
 // `kvbench conformance`. These are the engines whose checks must pass.
 TEST(DurabilityDeclaration, IntegrityChecksPassOnAFreshDatabase) {
-  for (const std::string& name : {"sqlite", "pbtree"}) {
+  for (const char* name : {"sqlite", "pbtree"}) {
     test::ScratchDir dir("integrity");
     std::unique_ptr<Adapter> adapter;
     ASSERT_TRUE(AdapterRegistry::Global().Create(name, &adapter).ok());
