@@ -104,7 +104,7 @@ Status TreeWriter::MergeIntoNode(size_t index, const Item* items, size_t n) {
         old.payload = old_ref;
       }
       bool in = r.exact ? node.ReplaceValue(r.pos, item.value)
-                        : node.Insert(r, item.key, item.value, interval, &page_scratch_);
+                        : node.Insert(r, item.key, item.value, interval);
       if (!in && done + 1 == n) {
         // The last item: cut the page in two instead of rebuilding it.
         PBTREE_RETURN_IF_ERROR(SplitInTwo(index, item.key, item.value, &in));

@@ -178,7 +178,7 @@ Status TreeWriter::PutInLeaf(Slice key, EntryValue encoded) {
     return Split(path_.size() - 1, key, encoded);
   }
   ++tree_->entries;
-  if (leaf.Insert(r, key, encoded, options_.leaf_restart_interval, &page_scratch_)) {
+  if (leaf.Insert(r, key, encoded, options_.leaf_restart_interval)) {
     return Status::OK();
   }
   return Split(path_.size() - 1, key, encoded);
@@ -207,7 +207,7 @@ Status TreeWriter::SplitInTwo(size_t index, Slice key, EntryValue value, bool* d
     InitPage(new_data, page_size_, GetPageType(data), level);
     NodePage fresh(new_data, page_size_);
     const Slice first = leaf ? key : Slice();
-    fresh.Insert(fresh.Seek(first), first, value, interval, &page_scratch_);
+    fresh.Insert(fresh.Seek(first), first, value, interval);
     if (leaf) {
       uint32_t shared = r.prev_lcp;
       if (r.prev == 0) {
@@ -273,7 +273,7 @@ Status TreeWriter::SplitInTwo(size_t index, Slice key, EntryValue value, bool* d
   NodePage half(into_left ? data : new_data, page_size_);
   const SeekResult at = half.Seek(key);
   const bool fits = at.exact ? half.ReplaceValue(at.pos, value)
-                             : half.Insert(at, key, value, interval, &page_scratch_);
+                             : half.Insert(at, key, value, interval);
   if (!fits) return Status::Corruption(pager_->path() + ": a split half cannot take its entry");
   *done = true;
   return InsertIntoParent(index, separator, new_page);
@@ -292,7 +292,7 @@ Status TreeWriter::InsertIntoParent(size_t index, Slice separator, uint32_t chil
     EncodeFixed32(child_ref_, path_[0].page);
     fresh.Insert(fresh.Seek(Slice()), Slice(),
                  EntryValue{0, Slice(reinterpret_cast<char*>(child_ref_), 4)},
-                 options_.internal_restart_interval, &page_scratch_);
+                 options_.internal_restart_interval);
     tree_->root = root;
     ++tree_->depth;
     if (tree_->depth > kMaxDepth) return Status::Corruption("tree deeper than the format allows");
@@ -308,7 +308,7 @@ Status TreeWriter::AddChild(size_t index, Slice separator, uint32_t child) {
   const EntryValue value{0, Slice(reinterpret_cast<char*>(child_ref_), 4)};
   const SeekResult r = node.Seek(separator);
   if (r.exact) return Status::Corruption(pager_->path() + ": separator already present");
-  if (node.Insert(r, separator, value, options_.internal_restart_interval, &page_scratch_)) {
+  if (node.Insert(r, separator, value, options_.internal_restart_interval)) {
     return Status::OK();
   }
   return Split(index, separator, value);

@@ -4,7 +4,12 @@
 // one-key transactions (DB::Put) of new keys interleaved with the loaded ones.
 //
 //   build/engines/pbtree/pbtree_commit_bench [base] [commits] [none|commit] [dir] [wal|nowal]
+//                                            [keys-file]
 //
+// With `keys-file` (one key per line, e.g. `kvbench gen urls --count N`), the
+// load takes its first `base` lines in file order and the commits the next
+// `commits` lines, as seed 001 does; without it, even keys are loaded and odd
+// ones committed in increasing order.
 // `nowal` commits as pbtree did before the log (every commit writes its
 // pages and a meta page), for A/B runs in one binary.
 // Prints the load's and the commits' rates, the CPU time of the commits
@@ -16,7 +21,9 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <fstream>
 #include <string>
+#include <vector>
 
 #include "engines/pbtree/pbtree.h"
 
@@ -56,6 +63,24 @@ int main(int argc, char** argv) {
   const bool sync = argc > 3 && std::string(argv[3]) == "commit";
   const std::string dir = argc > 4 ? argv[4] : "/tmp";
   const bool wal = !(argc > 5 && std::string(argv[5]) == "nowal");
+  std::vector<std::string> file_keys;
+  if (argc > 6) {
+    std::ifstream in(argv[6]);
+    for (std::string line; file_keys.size() < base + commits && std::getline(in, line);) {
+      file_keys.push_back(line);
+    }
+    if (file_keys.size() < base + commits) {
+      std::fprintf(stderr, "pbtree_commit_bench: %s has fewer than %llu lines\n", argv[6],
+                   static_cast<unsigned long long>(base + commits));
+      return 1;
+    }
+  }
+  // The i-th loaded key and the i-th committed key.
+  auto loaded_key = [&](uint64_t i) { return file_keys.empty() ? Key(2 * i) : file_keys[i]; };
+  auto committed_key = [&](uint64_t i) {
+    return file_keys.empty() ? Key(2 * (i * (base / std::max<uint64_t>(commits, 1))) + 1)
+                             : file_keys[base + i];
+  };
   const std::string path = dir + "/pbtree_commit_bench.db";
   std::remove(path.c_str());
   std::remove((path + "-log").c_str());
@@ -71,8 +96,7 @@ int main(int argc, char** argv) {
     std::unique_ptr<pbtree::WriteTxn> txn;
     if (!(s = db->BeginWrite(&txn)).ok()) return Fail(s);
     for (uint64_t end = std::min(base, i + 65536); i < end; ++i) {
-      // Even keys: the loaded ones; the odd ones come one per commit.
-      if (!(s = txn->Put(Key(2 * i), value)).ok()) return Fail(s);
+      if (!(s = txn->Put(loaded_key(i), value)).ok()) return Fail(s);
     }
     if (!(s = txn->Commit()).ok()) return Fail(s);
   }
@@ -82,9 +106,7 @@ int main(int argc, char** argv) {
   start = std::chrono::steady_clock::now();
   const double cpu_start = ThreadCpuSeconds();
   for (uint64_t i = 0; i < commits; ++i) {
-    if (!(s = db->Put(Key(2 * (i * (base / std::max<uint64_t>(commits, 1))) + 1), value)).ok()) {
-      return Fail(s);
-    }
+    if (!(s = db->Put(committed_key(i), value)).ok()) return Fail(s);
   }
   const double one = Seconds(start);
   const double cpu = ThreadCpuSeconds() - cpu_start;

@@ -218,8 +218,8 @@ void NodePage::RemoveRestart(uint32_t index) {
   EncodeFixed16(page_ + kOffRestarts, static_cast<uint16_t>(nr - 1));
 }
 
-bool NodePage::Insert(const SeekResult& at, Slice key, EntryValue value, uint32_t restart_interval,
-                      std::string* scratch) {
+bool NodePage::Insert(const SeekResult& at, Slice key, EntryValue value,
+                      uint32_t restart_interval) {
   const bool leaf = is_leaf();
   const uint32_t end = data_end();
   const uint32_t pos = at.pos;
@@ -273,30 +273,48 @@ bool NodePage::Insert(const SeekResult& at, Slice key, EntryValue value, uint32_
     ShiftRestarts(pos, delta, !at_block_start);
   }
 
-  // Keep restart blocks short so that searches stay cheap.
+  // Keep restart blocks short so that searches stay cheap: a block that grew
+  // past twice the interval is cut in two where it is (SplitBlock), which
+  // touches one entry and the bytes after it instead of rebuilding the page.
   if (restart_interval > 0) {
     const uint32_t nr = restarts();
     const uint32_t block_end = at.block + 1 < nr ? restart_offset(at.block + 1) : data_end();
     uint32_t in_block = at.in_block + 1;
     for (uint32_t q = pos + new_size; q < block_end; q = EntryAt(q, leaf).end) ++in_block;
-    if (in_block > 2 * restart_interval) {
-      DecodedNode decoded;
-      DecodeNode(page_, page_size_, &decoded);
-      scratch->resize(page_size_);
-      uint8_t* fresh = reinterpret_cast<uint8_t*>(scratch->data());
-      NodeBuilder builder(fresh, page_size_, GetPageType(page_), GetLevel(page_), restart_interval);
-      bool fits = true;
-      for (size_t i = 0; i < decoded.entries.size() && fits; ++i) {
-        fits = builder.Add(decoded.key(i), decoded.value(i));
-      }
-      // Rebuilding adds restart entries (whole keys); when that no longer fits,
-      // the longer block is still a valid page.
-      if (fits) {
-        builder.Finish();
-        std::memcpy(page_, fresh, page_size_);
-      }
-    }
+    if (in_block > 2 * restart_interval) SplitBlock(at.block, in_block);
   }
+  return true;
+}
+
+bool NodePage::SplitBlock(uint32_t block, uint32_t entries) {
+  const bool leaf = is_leaf();
+  const uint32_t end = data_end();
+  // Walk to the middle entry, rebuilding its whole key from the restart.
+  uint8_t key[kMaxKeySize];
+  uint32_t q = restart_offset(block);
+  EntryView e = EntryAt(q, leaf);
+  std::memcpy(key, e.suffix, e.unshared);
+  for (uint32_t i = 0; i < entries / 2; ++i) {
+    q = e.end;
+    e = EntryAt(q, leaf);
+    std::memcpy(key + e.shared, e.suffix, e.unshared);
+  }
+  // As a restart it stores its whole key: it grows by the prefix it shared
+  // with the key before it (give or take a byte of header), plus the slot.
+  const uint32_t key_size = e.shared + e.unshared;
+  uint8_t header[3 * kMaxVarint32Bytes];
+  const uint32_t header_size =
+      static_cast<uint32_t>(PutEntryHeader(header, leaf, 0, key_size, e.field) - header);
+  const uint32_t old_bytes = e.header_size + e.unshared;
+  const uint32_t new_bytes = header_size + key_size;
+  const uint32_t delta = new_bytes - old_bytes;
+  if (delta + 2 > free_bytes()) return false;
+  std::memmove(page_ + q + new_bytes, page_ + q + old_bytes, end - q - old_bytes);
+  std::memcpy(page_ + q, header, header_size);
+  std::memcpy(page_ + q + header_size, key, key_size);
+  EncodeFixed16(page_ + kOffDataEnd, static_cast<uint16_t>(end + delta));
+  ShiftRestarts(q, static_cast<int>(delta), false);
+  InsertRestart(block + 1, q);
   return true;
 }
 
@@ -476,7 +494,8 @@ void NodePage::MoveTail(uint32_t cut, Slice cut_key, uint8_t* right) {
   uint8_t* base = right + page_size_ - 2 * right_restarts;
   EncodeFixed16(base, static_cast<uint16_t>(kPageHeaderSize));
   for (uint32_t i = block + 1; i < nr; ++i) {
-    EncodeFixed16(base + 2 * (i - block), static_cast<uint16_t>(restart_offset(i) - from + copy_at));
+    EncodeFixed16(base + 2 * (i - block),
+                  static_cast<uint16_t>(restart_offset(i) - from + copy_at));
   }
   std::memset(right + right_end, 0, base - (right + right_end));
   EncodeFixed16(right + kOffCount, static_cast<uint16_t>(moved));

@@ -150,9 +150,8 @@ class NodePage {
   // In-place edits. Each returns false, leaving the page unchanged, when the
   // result does not fit; the caller then splits. `restart_interval` bounds the
   // size of a restart block: an insert that makes its block longer than twice
-  // the interval rebuilds the page.
-  bool Insert(const SeekResult& at, Slice key, EntryValue value, uint32_t restart_interval,
-              std::string* scratch);
+  // the interval cuts that block in two (SplitBlock).
+  bool Insert(const SeekResult& at, Slice key, EntryValue value, uint32_t restart_interval);
   bool ReplaceValue(uint32_t pos, EntryValue value);
   // Removes the entry at `pos` (found by Seek, `at.exact`). Never needs space.
   // Internal pages: not for the first entry (use Rebuild on decoded entries).
@@ -188,6 +187,10 @@ class NodePage {
   void MoveTail(uint32_t cut, Slice cut_key, uint8_t* right);
 
  private:
+  // Makes the middle entry of restart block `block` (of `entries` entries) a
+  // restart entry. False, leaving the page unchanged, when the entry's whole
+  // key and the restart slot do not fit: the longer block stays valid.
+  bool SplitBlock(uint32_t block, uint32_t entries);
   void ShiftRestarts(uint32_t after, int delta, bool include_equal);
   void InsertRestart(uint32_t index, uint32_t offset);
   void RemoveRestart(uint32_t index);

@@ -2,8 +2,6 @@
 // search, in-place edits against a std::map, and the validator.
 #include "engines/pbtree/node_page.h"
 
-#include "engines/pbtree/btree.h"
-
 #include <gtest/gtest.h>
 
 #include <map>
@@ -12,14 +10,24 @@
 #include <string>
 #include <vector>
 
+#include "engines/pbtree/btree.h"
+
 namespace pbtree {
 namespace {
 
 constexpr uint32_t kPageSize = 4096;
 
 std::string UrlKey(std::mt19937_64& rng) {
-  static const char* kParts[] = {"https://www.example.org/", "docs/", "api/", "v1/", "v2/",
-                                 "users/", "items/", "search?q=", "index.html", "img/"};
+  static const char* kParts[] = {"https://www.example.org/",
+                                 "docs/",
+                                 "api/",
+                                 "v1/",
+                                 "v2/",
+                                 "users/",
+                                 "items/",
+                                 "search?q=",
+                                 "index.html",
+                                 "img/"};
   std::string key;
   int n = 2 + rng() % 5;
   for (int i = 0; i < n; ++i) key += kParts[rng() % 10];
@@ -118,7 +126,6 @@ TEST(NodePageTest, InPlaceInsertReplaceEraseMatchAModel) {
     Page page;
     NodeBuilder(page.bytes.data(), kPageSize, PageType::kLeaf, 0, 4).Finish();
     std::map<std::string, std::string> model;
-    std::string scratch;
     for (int step = 0; step < 400; ++step) {
       NodePage node = page.node();
       const int op = rng() % 10;
@@ -129,7 +136,7 @@ TEST(NodePageTest, InPlaceInsertReplaceEraseMatchAModel) {
         std::string value(rng() % 20, static_cast<char>('a' + rng() % 26));
         SeekResult r = node.Seek(key);
         bool ok = r.exact ? node.ReplaceValue(r.pos, Inline(value))
-                          : node.Insert(r, key, Inline(value), 4, &scratch);
+                          : node.Insert(r, key, Inline(value), 4);
         if (ok) model[key] = value;
       } else {
         auto it = model.begin();
@@ -146,31 +153,58 @@ TEST(NodePageTest, InPlaceInsertReplaceEraseMatchAModel) {
   }
 }
 
-TEST(NodePageTest, InsertKeepsRestartBlocksShort) {
-  Page page;
-  NodeBuilder(page.bytes.data(), kPageSize, PageType::kLeaf, 0, 8).Finish();
-  std::string scratch;
-  // Ascending inserts all land in the last block.
-  for (int i = 0; i < 150; ++i) {
-    char key[32];
-    snprintf(key, sizeof(key), "key-%06d", i);
-    NodePage node = page.node();
-    ASSERT_TRUE(node.Insert(node.Seek(key), key, Inline("v"), 8, &scratch));
+// Entries in each restart block of a page.
+std::vector<uint32_t> BlockSizes(const NodePage& node) {
+  std::vector<uint32_t> sizes(node.restarts(), 0);
+  for (uint32_t pos = kPageHeaderSize; pos < node.data_end(); pos = node.Next(pos)) {
+    ++sizes[node.BlockOf(pos)];
   }
-  NodePage node = page.node();
-  ASSERT_TRUE(ValidateNodePage(page.bytes.data(), kPageSize, 1).ok());
-  EXPECT_GE(node.restarts(), 150u / 16);
+  return sizes;
+}
+
+TEST(NodePageTest, InsertKeepsRestartBlocksShort) {
+  // Ascending inserts all land in the last block, descending ones in the
+  // first, random ones anywhere; leaves and internal pages.
+  for (const PageType type : {PageType::kLeaf, PageType::kInternal}) {
+    for (const int order : {0, 1, 2}) {
+      SCOPED_TRACE(testing::Message() << "type " << static_cast<int>(type) << " order " << order);
+      Page page;
+      NodeBuilder builder(page.bytes.data(), kPageSize, type, type == PageType::kLeaf ? 0 : 1, 8);
+      std::map<std::string, std::string> model;
+      if (type == PageType::kInternal) {
+        // An internal page's first entry has the empty key.
+        model[""] = std::string("\x01\0\0\0", 4);
+        ASSERT_TRUE(builder.Add("", Inline(model[""])));
+      }
+      builder.Finish();
+      std::mt19937_64 rng(static_cast<uint64_t>(order));
+      for (int i = 0; i < 150; ++i) {
+        const int n = order == 0 ? i : order == 1 ? 1000 - i : static_cast<int>(rng() % 100000);
+        char key[32];
+        snprintf(key, sizeof(key), "key-%06d", n);
+        if (model.count(key)) continue;
+        NodePage node = page.node();
+        const SeekResult r = node.Seek(key);
+        ASSERT_FALSE(r.exact);
+        const std::string value = type == PageType::kLeaf ? "v" : std::string("\x02\0\0\0", 4);
+        ASSERT_TRUE(node.Insert(r, key, Inline(value), 8));
+        model[key] = value;
+        for (const uint32_t size : BlockSizes(page.node())) ASSERT_LE(size, 16u) << "after " << key;
+      }
+      ExpectPageEquals(page, model);
+      EXPECT_GE(page.node().restarts(), model.size() / 16);
+    }
+  }
 }
 
 TEST(NodePageTest, InsertReportsFullPage) {
   Page page;
   NodeBuilder(page.bytes.data(), kPageSize, PageType::kLeaf, 0, 16).Finish();
-  std::string scratch;
   int inserted = 0;
   for (int i = 0; i < 1000; ++i) {
     std::string key = std::string("k") + std::to_string(1000000 + i);
     NodePage node = page.node();
-    if (!node.Insert(node.Seek(key), key, Inline(std::string(100, 'v')), 16, &scratch)) break;
+    if (!node.Insert(node.Seek(key), key, Inline(std::string(100, 'v')), 16)) break;
     ++inserted;
   }
   EXPECT_GT(inserted, 30);
@@ -280,7 +314,8 @@ TEST(NodePageTest, ShortestSeparatorSplitsTheTwoKeys) {
 TEST(NodePageTest, ValidatorRejectsDamagedPages) {
   Page page;
   NodeBuilder builder(page.bytes.data(), kPageSize, PageType::kLeaf, 0, 16);
-  for (const char* k : {"alpha", "alphabet", "beta", "gamma"}) ASSERT_TRUE(builder.Add(k, Inline("v")));
+  for (const char* k : {"alpha", "alphabet", "beta", "gamma"})
+    ASSERT_TRUE(builder.Add(k, Inline("v")));
   builder.Finish();
   ASSERT_TRUE(ValidateNodePage(page.bytes.data(), kPageSize, 1).ok());
 

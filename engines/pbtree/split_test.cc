@@ -88,10 +88,9 @@ class CutTest : public ::testing::TestWithParam<PageParams> {
     builder.Finish();
     if (GetParam().irregular) {
       NodePage node(page.data(), kPageSize);
-      std::string scratch;
       for (uint32_t i = 1;; i += 4) {
         const std::string key = UrlKey(i);
-        if (!node.Insert(node.Seek(key), key, Value(i, &storage), GetParam().interval, &scratch)) {
+        if (!node.Insert(node.Seek(key), key, Value(i, &storage), GetParam().interval)) {
           break;
         }
       }
@@ -181,13 +180,11 @@ INSTANTIATE_TEST_SUITE_P(Pages, CutTest,
                                            PageParams{true, 4, true}, PageParams{true, 1, false},
                                            PageParams{true, 1, true}, PageParams{false, 8, false},
                                            PageParams{false, 8, true}, PageParams{false, 16, true},
-                                           PageParams{false, 1, false},
-                                           PageParams{false, 1, true}),
+                                           PageParams{false, 1, false}, PageParams{false, 1, true}),
                          [](const ::testing::TestParamInfo<PageParams>& info) {
                            const PageParams& p = info.param;
                            return std::string(p.leaf ? "Leaf" : "Internal") + "Interval" +
-                                  std::to_string(p.interval) +
-                                  (p.irregular ? "UnevenBlocks" : "");
+                                  std::to_string(p.interval) + (p.irregular ? "UnevenBlocks" : "");
                          });
 
 TEST(CutNearTest, OneEntryHasNoCut) {
