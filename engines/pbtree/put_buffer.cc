@@ -16,6 +16,15 @@ bool PutBuffer::Add(Slice key, Slice value) {
 Status PutBuffer::Apply(TreeWriter* writer) {
   if (entries_.empty()) return Status::OK();
   const char* base = arena_.data();
+  if (entries_.size() == 1) {
+    // One put (a one-key commit): nothing to sort.
+    const Entry& e = entries_[0];
+    const SortedPut one{Slice(base + e.offset, e.key_size),
+                        Slice(base + e.offset + e.key_size, e.value_size)};
+    Status s = writer->PutSorted(&one, 1);
+    Clear();
+    return s;
+  }
   auto key_of = [&](uint32_t i) {
     return Slice(base + entries_[i].offset, entries_[i].key_size);
   };
