@@ -96,43 +96,71 @@ int RunPiped(const std::vector<std::string>& args, std::string* output = nullptr
   return WIFEXITED(status) ? WEXITSTATUS(status) : 128;
 }
 
-double MedianRate(const results::RunResults& r, const std::string& phase,
-                  const std::string& engine) {
+results::Spread RateSpread(const results::RunResults& r, const std::string& phase,
+                           const std::string& engine) {
   for (const results::PhaseRun& run : r.runs) {
     if (run.phase == phase && run.engine == engine) {
-      return results::SpreadOf(run, [](const results::Repetition& rep) {
-               return rep.ops.at(0).ops_per_sec;
-             }).median;
+      return results::SpreadOf(
+          run, [](const results::Repetition& rep) { return rep.ops.at(0).ops_per_sec; });
     }
   }
   ADD_FAILURE() << "no run of " << phase << " on " << engine;
-  return 0;
+  return {};
+}
+
+// One run in a terminal and one piped; what differs more than the noise
+// allows, or "" when nothing does.
+std::string CompareTerminalAndPiped(const std::string& dir, const std::string& workload) {
+  std::string screen;
+  if (RunInTerminal(Args(workload, dir + "/tty"), &screen) != 0) return "terminal run: " + screen;
+  if (RunPiped(Args(workload, dir + "/pipe")) != 0) return "piped run failed";
+  results::RunResults tty, pipe;
+  if (!results::ReadResultsFile(dir + "/tty/results.json", &tty).ok() ||
+      !results::ReadResultsFile(dir + "/pipe/results.json", &pipe).ok()) {
+    return "results.json unreadable";
+  }
+  std::string differences;
+  for (const char* engine : {"lmdb", "stdmap"}) {
+    for (const char* phase : {"load", "get"}) {
+      const results::Spread in_terminal = RateSpread(tty, phase, engine);
+      const results::Spread piped = RateSpread(pipe, phase, engine);
+      if (piped.max <= 0 || in_terminal.max <= 0) return "no rate";
+      // A harness wait inside the timed span slows every repetition 10-100x.
+      // A machine busy with other work slows some repetitions, or a whole
+      // run: these phases take ~5 ms, and one lost time slice (3-4 ms beside
+      // CPU hogs) makes a repetition 2-4x slower. So the best repetitions,
+      // which a wait in every span slows as much as the rest, are compared
+      // with a factor of 3, and the medians with 10.
+      const double best = in_terminal.max / piped.max;
+      const double median = in_terminal.median / piped.median;
+      if (best < 1.0 / 3 || best > 3 || median < 1.0 / 10 || median > 10) {
+        differences += std::string(engine) + " " + phase + ": terminal best " +
+                       std::to_string(in_terminal.max) + " median " +
+                       std::to_string(in_terminal.median) + " ops/s, piped best " +
+                       std::to_string(piped.max) + " median " + std::to_string(piped.median) + "\n";
+      }
+    }
+  }
+  return differences;
 }
 
 TEST(TerminalTimingTest, ATerminalRunMeasuresWhatAPipedRunMeasures) {
   test::ScratchDir dir("terminal-timing");
   const std::string workload = dir.path() + "/w.toml";
   std::ofstream(workload) << kWorkload;
-
-  std::string screen;
-  ASSERT_EQ(RunInTerminal(Args(workload, dir.path() + "/tty"), &screen), 0) << screen;
-  ASSERT_EQ(RunPiped(Args(workload, dir.path() + "/pipe")), 0);
-
-  results::RunResults tty, pipe;
-  ASSERT_TRUE(results::ReadResultsFile(dir.path() + "/tty/results.json", &tty).ok());
-  ASSERT_TRUE(results::ReadResultsFile(dir.path() + "/pipe/results.json", &pipe).ok());
-  for (const char* engine : {"lmdb", "stdmap"}) {
-    for (const char* phase : {"load", "get"}) {
-      const double in_terminal = MedianRate(tty, phase, engine);
-      const double piped = MedianRate(pipe, phase, engine);
-      ASSERT_GT(piped, 0);
-      // Two runs on a shared machine differ; a harness wait inside the timed
-      // span differs by 10-100x. A factor of 3 either way tells them apart.
-      EXPECT_GT(in_terminal / piped, 1.0 / 3) << engine << " " << phase << ": terminal "
-                                              << in_terminal << " ops/s, piped " << piped;
-      EXPECT_LT(in_terminal / piped, 3.0) << engine << " " << phase;
-    }
+  // Beside three CPU hogs one pair of runs in 30 differed by more than the
+  // factors above (the piped run's best 3.1x below the terminal's): up to
+  // three pairs are run, and a defect fails all three. False failures at
+  // that rate: about (1/30)^3, 4 in 100,000 on a machine that busy.
+  std::string differences;
+  for (int attempt = 1; attempt <= 3; ++attempt) {
+    const std::string seen =
+        CompareTerminalAndPiped(dir.path() + "/" + std::to_string(attempt), workload);
+    if (seen.empty()) return;
+    differences += "pair " + std::to_string(attempt) + ":\n" + seen;
   }
+  ADD_FAILURE() << "a terminal run and a piped run measured different rates in 3 pairs:\n"
+                << differences;
 }
 
 // A terminal narrower than the progress line: the line is cut to fit, never
