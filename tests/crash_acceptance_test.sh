@@ -162,15 +162,27 @@ echo "ok: Ctrl-C: exit 130 in $took_ms ms, engine 'interrupted', no mount left"
 "$KVBENCH" crash "$WL" --engines sqlite@full --trials 100000 --no-throughput --quiet \
     --out "$WORK/stopped" > /dev/null 2> "$WORK/stopped.err" &
 pid=$!
+# State letter of a process ('T' stopped, 'Z' exited, empty when gone).
+state_of() { sed -n 's/^[0-9]* (.*) \([A-Za-z]\).*/\1/p' "/proc/$1/stat" 2> /dev/null || true; }
 daemon=
 for _ in $(seq 1200); do
   daemon=$(pgrep -f "kvbench-powerloss.*$WORK/stopped/" | head -1 || true)
-  # A daemon found may end before the signal reaches it (trials are short).
-  [ -n "$daemon" ] && kill -STOP "$daemon" 2> /dev/null && break
+  # Trials are short: a daemon found may end before the signal reaches it,
+  # or have ended already (an exited, unreaped process takes SIGSTOP without
+  # stopping, and kvbench then reaps it and goes on). Only a daemon seen in
+  # the stopped state counts; otherwise the next trial's is tried.
+  if [ -n "$daemon" ] && kill -STOP "$daemon" 2> /dev/null; then
+    for _ in $(seq 100); do  # up to 2 s: out of a disk wait, it stops
+      st=$(state_of "$daemon")
+      [ "$st" = T ] || [ "$st" = Z ] || [ -z "$st" ] && break
+      sleep 0.02
+    done
+    [ "$st" = T ] && break
+  fi
   daemon=
   sleep 0.05
 done
-[ -n "$daemon" ] || fail "the stopped-daemon run never started its daemon"
+[ -n "$daemon" ] || fail "the stopped-daemon run never had a daemon seen stopped"
 for _ in $(seq 1200); do kill -0 $pid 2> /dev/null || break; sleep 0.05; done
 if kill -0 $pid 2> /dev/null; then kill -KILL $pid; fail "kvbench crash hung on a stopped daemon"; fi
 set +e; wait $pid; rc=$?; set -e
