@@ -289,19 +289,14 @@ bool NodePage::Insert(const SeekResult& at, Slice key, EntryValue value,
 bool NodePage::SplitBlock(uint32_t block, uint32_t entries) {
   const bool leaf = is_leaf();
   const uint32_t end = data_end();
-  // Walk to the middle entry, rebuilding its whole key from the restart.
-  uint8_t key[kMaxKeySize];
+  // The middle entry and its whole key.
   uint32_t q = restart_offset(block);
-  EntryView e = EntryAt(q, leaf);
-  std::memcpy(key, e.suffix, e.unshared);
-  for (uint32_t i = 0; i < entries / 2; ++i) {
-    q = e.end;
-    e = EntryAt(q, leaf);
-    std::memcpy(key + e.shared, e.suffix, e.unshared);
-  }
+  for (uint32_t i = 0; i < entries / 2; ++i) q = EntryAt(q, leaf).end;
+  const EntryView e = EntryAt(q, leaf);
+  uint8_t key[kMaxKeySize];
+  const uint32_t key_size = CopyKey(q, key);
   // As a restart it stores its whole key: it grows by the prefix it shared
   // with the key before it (give or take a byte of header), plus the slot.
-  const uint32_t key_size = e.shared + e.unshared;
   uint8_t header[3 * kMaxVarint32Bytes];
   const uint32_t header_size =
       static_cast<uint32_t>(PutEntryHeader(header, leaf, 0, key_size, e.field) - header);
