@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdio>
+#include <cstring>
 #include <map>
 #include <random>
 #include <set>
@@ -341,6 +343,44 @@ TEST(NodePageTest, ValidatorRejectsDamagedPages) {
   r = node.Seek("alphabet");
   bad_shared.bytes[r.pos] = 9;
   EXPECT_TRUE(ValidateNodePage(bad_shared.bytes.data(), kPageSize, 1).IsCorruption());
+}
+
+// The walk rebuilds each key from the one before it to check the order of
+// restart keys. Keys sharing a long prefix and differing in their last bytes,
+// until the page takes no more: every restart key made equal to the key
+// before it must be caught, which needs every byte of that key rebuilt
+// exactly, and the untouched page must pass.
+TEST(NodePageTest, ValidatorRebuildsLongKeysExactly) {
+  for (size_t prefix_size : {13u, 16u, 31u, 47u, 200u}) {
+    SCOPED_TRACE("prefix of " + std::to_string(prefix_size) + " bytes");
+    const std::string prefix(prefix_size, 'p');
+    Page page;
+    NodeBuilder builder(page.bytes.data(), kPageSize, PageType::kLeaf, 0, 4);
+    std::vector<std::string> keys;
+    char digits[16];
+    for (int i = 0;; ++i) {
+      std::snprintf(digits, sizeof(digits), "%05d", i);
+      if (!builder.Add(prefix + digits, Inline("v"))) break;
+      keys.push_back(prefix + digits);
+    }
+    builder.Finish();
+    ASSERT_GT(keys.size(), 8u);
+    ASSERT_TRUE(ValidateNodePage(page.bytes.data(), kPageSize, 1).ok())
+        << ValidateNodePage(page.bytes.data(), kPageSize, 1).ToString();
+    NodePage node = page.node();
+    for (size_t i = 1; i < keys.size(); ++i) {
+      SeekResult r = node.Seek(keys[i]);
+      ASSERT_TRUE(r.exact);
+      if (!r.pos_is_restart) continue;
+      Page duplicate = page;
+      EntryView e = node.Entry(r.pos);
+      // The restart's whole key: make its number the previous key's.
+      std::memcpy(duplicate.bytes.data() + (e.suffix - node.data()) + prefix_size,
+                  keys[i - 1].data() + prefix_size, 5);
+      EXPECT_TRUE(ValidateNodePage(duplicate.bytes.data(), kPageSize, 1).IsCorruption())
+          << "restart key " << i << " made equal to the key before it";
+    }
+  }
 }
 
 }  // namespace
