@@ -48,8 +48,7 @@ Status ReadEntryValue(Pager* pager, const EntryView& entry, std::string* value) 
   return Status::OK();
 }
 
-Status TreeGet(Pager* pager, const TreeState& tree, uint64_t view, Slice key,
-               std::string* value) {
+Status TreeGet(Pager* pager, const TreeState& tree, uint64_t view, Slice key, std::string* value) {
   if (tree.root == 0) return Status::NotFound();
   const uint32_t page_size = pager->page_size();
   uint32_t page_no = tree.root;
@@ -59,7 +58,11 @@ Status TreeGet(Pager* pager, const TreeState& tree, uint64_t view, Slice key,
     PBTREE_RETURN_IF_ERROR(ReadNode(pager, page_no, level, view, &page));
     NodePage node(const_cast<uint8_t*>(page), page_size);
     page_no = node.ChildAt(node.FindChildEntry(key, &known));
-    pager->Prefetch(page_no, /*whole_page=*/level == 1);
+    if (level == 1) {
+      pager->PrefetchLeaf(page_no);
+    } else {
+      pager->Prefetch(page_no);
+    }
   }
   PBTREE_RETURN_IF_ERROR(ReadNode(pager, page_no, 0, view, &page));
   NodePage leaf(const_cast<uint8_t*>(page), page_size);
