@@ -58,11 +58,7 @@ Status TreeGet(Pager* pager, const TreeState& tree, uint64_t view, Slice key, st
     PBTREE_RETURN_IF_ERROR(ReadNode(pager, page_no, level, view, &page));
     NodePage node(const_cast<uint8_t*>(page), page_size);
     page_no = node.ChildAt(node.FindChildEntry(key, &known));
-    if (level == 1) {
-      pager->PrefetchLeaf(page_no);
-    } else {
-      pager->Prefetch(page_no);
-    }
+    pager->PrefetchChild(page_no, /*leaf=*/level == 1);
   }
   PBTREE_RETURN_IF_ERROR(ReadNode(pager, page_no, 0, view, &page));
   NodePage leaf(const_cast<uint8_t*>(page), page_size);

@@ -114,11 +114,7 @@ void Cursor::Seek(Slice target) {
       const uint32_t pos = node.FindChildEntry(target, &known);
       path_.push_back(Level{page_no, pos});
       page_no = node.ChildAt(pos);
-      if (level == 1) {
-        pager->PrefetchLeaf(page_no);  // the scan reads on from there
-      } else {
-        pager->Prefetch(page_no);
-      }
+      pager->PrefetchChild(page_no, /*leaf=*/level == 1);  // the scan reads on from there
       continue;
     }
     const SeekResult r = node.Seek(target, known);

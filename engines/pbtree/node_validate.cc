@@ -11,16 +11,14 @@ Status Bad(uint32_t page_no, const char* what) {
   return Status::Corruption("page " + std::to_string(page_no) + ": " + what);
 }
 
-// The entries of a page whose header fields are in range: one walk, which
-// rebuilds each key from the one before it (to check the order) and checks
-// every field against the data end. Compiled once per page type, so that
-// neither tests the type per entry; a read after an open checks each page it
-// meets, so this walk is a third of such a read's instructions.
+// The entries of a page whose header fields (count, nr restarts, data end)
+// are in range: one walk, which rebuilds each key from the one before it (to
+// check the order) and checks every field against the data end. Compiled
+// once per page type, so that neither tests the type per entry: a read after
+// an open checks each page it meets, and this walk is most of that check.
 template <bool kLeaf>
-Status ValidateEntries(const uint8_t* page, uint32_t page_size, uint32_t page_no) {
-  const uint32_t count = GetCount(page);
-  const uint32_t nr = DecodeFixed16(page + kOffRestarts);
-  const uint32_t end = DecodeFixed16(page + kOffDataEnd);
+Status ValidateEntries(const uint8_t* page, uint32_t page_size, uint32_t page_no, uint32_t count,
+                       uint32_t nr, uint32_t end) {
   const uint8_t* restarts = page + page_size - 2 * nr;
   const uint8_t* limit = page + end;
   constexpr uint32_t kHeaderBytes = kLeaf ? 3 : 2;
@@ -95,8 +93,8 @@ Status ValidateNodePage(const uint8_t* page, uint32_t page_size, uint32_t page_n
   const uint32_t end = DecodeFixed16(page + kOffDataEnd);
   if (count == 0 || nr == 0 || nr > count) return Bad(page_no, "bad entry or restart count");
   if (end < kPageHeaderSize || end + 2 * nr > page_size) return Bad(page_no, "bad data end");
-  return leaf ? ValidateEntries<true>(page, page_size, page_no)
-              : ValidateEntries<false>(page, page_size, page_no);
+  return leaf ? ValidateEntries<true>(page, page_size, page_no, count, nr, end)
+              : ValidateEntries<false>(page, page_size, page_no, count, nr, end);
 }
 
 }  // namespace pbtree

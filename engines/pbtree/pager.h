@@ -200,15 +200,16 @@ class Pager {
       for (uint32_t line = 64; line < page_size_ - 64; line += 64) __builtin_prefetch(data + line);
     }
   }
-  // Prefetch of the leaf a search descends to: the whole page, unless this
-  // thread's last leaf prefetch was of the same page (a hot key, or a key
-  // next to the last one), which is then most likely still in the CPU's
-  // caches: there the 64 prefetches were 13-16% of a lookup's time
+  // Prefetch of the child a search descends to. A leaf gets the whole page,
+  // unless this thread's last leaf prefetch was of the same page (a hot key,
+  // or a key next to the last one), which is then most likely still in the
+  // CPU's caches: there the 64 prefetches were 13-16% of a lookup's time
   // (pbtree_read_bench's BM_OneKeyGet, 344 -> 300 ns and 386 -> 323 ns
   // without them), while random hot gets need them (BM_HotGet, 1,133 ->
-  // 1,382 ns without), so a new leaf still gets them. A hint: a stale match
-  // costs one lookup its prefetch, nothing else.
-  void PrefetchLeaf(uint32_t page_no) {
+  // 1,382 ns without). A hint: a stale match costs one lookup its prefetch,
+  // nothing else.
+  void PrefetchChild(uint32_t page_no, bool leaf) {
+    if (!leaf) return Prefetch(page_no);
     static thread_local const Pager* last_pager = nullptr;
     static thread_local uint32_t last_page = 0;
     const bool again = last_pager == this && last_page == page_no;
