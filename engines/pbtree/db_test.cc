@@ -477,6 +477,96 @@ TEST_F(DbTest, CommitsIntoOneGapKeepTheTreeInOrder) {
   EXPECT_TRUE(check.ok()) << check.ToString();
 }
 
+// A lookup whose key lies within the bounds of the leaf that the thread's
+// last two lookups found reads that leaf without a descent (btree_read.cc's
+// finger). Keys on either side of every leaf's bounds, absent keys, other
+// files (of another shape, of the same shape), new commits that split the
+// leaf (its number kept, its bounds not), an older snapshot and a write
+// transaction's own view must each find their own values.
+TEST_F(DbTest, LookupsBesideTheLastLeafFindTheirKeys) {
+  std::map<std::string, std::string> model;
+  {
+    std::unique_ptr<WriteTxn> w;
+    ASSERT_TRUE(db_->BeginWrite(&w).ok());
+    for (int i = 0; i < 20000; ++i) {
+      model[UrlKey(i)] = "v" + std::to_string(i);
+      ASSERT_TRUE(w->Put(UrlKey(i), model[UrlKey(i)]).ok());
+    }
+    ASSERT_TRUE(w->Commit().ok());
+  }
+  const std::vector<std::pair<std::string, std::string>> sorted(model.begin(), model.end());
+  // Another file: every third key, other values, so other leaves and bounds.
+  std::unique_ptr<DB> other;
+  ASSERT_TRUE(DB::Open(Options(), dir_.File("other"), &other).ok());
+  for (size_t i = 0; i < sorted.size(); i += 3) {
+    ASSERT_TRUE(other->Put(sorted[i].first, "other").ok());
+  }
+  std::string value;
+  for (size_t i = 1; i + 1 < sorted.size(); ++i) {
+    const std::string& key = sorted[i].first;
+    ASSERT_EQ(Get(key), sorted[i].second);
+    ASSERT_EQ(Get(key), sorted[i].second);
+    ASSERT_EQ(Get(sorted[i + 1].first), sorted[i + 1].second) << i;
+    ASSERT_EQ(Get(sorted[i - 1].first), sorted[i - 1].second) << i;
+    ASSERT_EQ(Get(key + std::string(1, '\0')), "<absent>") << i;
+    ASSERT_EQ(Get(key), sorted[i].second);
+    if (i % 7 == 0) {
+      const Status s = other->Get(key, &value);
+      ASSERT_EQ(s.ok(), i % 3 == 0) << i << " " << s.ToString();
+      if (s.ok()) {
+        ASSERT_EQ(value, "other");
+      }
+    }
+  }
+  // Two more files of one commit each, of the same shape (same pages, root
+  // and snapshot id) but keys shifted by five: the same leaf number has other
+  // bounds in each.
+  std::unique_ptr<DB> shifted[2];
+  for (int f = 0; f < 2; ++f) {
+    ASSERT_TRUE(DB::Open(Options(), dir_.File("shifted" + std::to_string(f)), &shifted[f]).ok());
+    std::unique_ptr<WriteTxn> w;
+    ASSERT_TRUE(shifted[f]->BeginWrite(&w).ok());
+    for (int i = 0; i < 5000; ++i) {
+      ASSERT_TRUE(w->Put("key" + std::to_string(100000 + i + 5 * f), "s").ok());
+    }
+    ASSERT_TRUE(w->Commit().ok());
+  }
+  for (int i = 5; i < 5000; ++i) {
+    const std::string k = "key" + std::to_string(100000 + i);
+    ASSERT_TRUE(shifted[0]->Get(k, &value).ok());
+    ASSERT_TRUE(shifted[0]->Get(k, &value).ok());
+    ASSERT_TRUE(shifted[1]->Get(k, &value).ok()) << k;
+  }
+  // An older snapshot, then commits that split the leaf of `key` again and
+  // again while lookups of it and of the new keys beside it go on.
+  std::unique_ptr<ReadTxn> before;
+  ASSERT_TRUE(db_->BeginRead(&before).ok());
+  const std::string key = sorted[sorted.size() / 2].first;
+  for (int i = 0; i < 600; ++i) {
+    const std::string fresh = key + "/" + std::to_string(1000 + i);
+    ASSERT_EQ(Get(key), model[key]);
+    ASSERT_EQ(Get(key), model[key]);
+    ASSERT_TRUE(db_->Put(fresh, std::string(40, 'n')).ok());
+    ASSERT_EQ(Get(fresh), std::string(40, 'n')) << i;
+    ASSERT_EQ(Get(key + "/" + std::to_string(1000 + i / 2)), std::string(40, 'n')) << i;
+    ASSERT_TRUE(before->Get(fresh, &value).IsNotFound()) << i;
+    ASSERT_TRUE(before->Get(key, &value).ok());
+    ASSERT_TRUE(before->Get(key, &value).ok());
+    ASSERT_EQ(value, model[key]);
+  }
+  std::unique_ptr<WriteTxn> w;
+  ASSERT_TRUE(db_->BeginWrite(&w).ok());
+  for (int i = 0; i < 600; ++i) {
+    // The leaf the new key goes to, twice, then the new key, which may split it.
+    const std::string last = key + "/w" + std::to_string(999 + i);
+    const std::string fresh = key + "/w" + std::to_string(1000 + i);
+    ASSERT_EQ(w->Get(last, &value).ok(), i > 0);
+    ASSERT_EQ(w->Get(last, &value).ok(), i > 0);
+    ASSERT_TRUE(w->Put(fresh, std::string(40, 'w')).ok());
+    ASSERT_TRUE(w->Get(fresh, &value).ok()) << i;
+  }
+}
+
 TEST_F(DbTest, OneKeyCommitsReuseFreedPages) {
   for (int i = 0; i < 2000; ++i) ASSERT_TRUE(db_->Put(UrlKey(i), std::string(40, 'v')).ok());
   ASSERT_TRUE(db_->Checkpoint().ok());

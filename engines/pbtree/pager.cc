@@ -17,6 +17,8 @@
 namespace pbtree {
 namespace {
 
+std::atomic<uint64_t> next_pager_id{1};  // Pager::id()
+
 Status PreadFully(int fd, uint8_t* buf, size_t n, uint64_t offset, const std::string& path,
                   size_t* got) {
   size_t done = 0;
@@ -105,7 +107,8 @@ Status SyncDirectoryOf(const std::string& path) {
 }
 
 Pager::Pager(std::string path, const PagerOptions& options, int fd, const Meta& meta)
-    : path_(std::move(path)),
+    : id_(next_pager_id.fetch_add(1, std::memory_order_relaxed)),
+      path_(std::move(path)),
       options_(options),
       fd_(fd),
       page_size_(meta.page_size),
@@ -264,8 +267,8 @@ Status Pager::Open(const std::string& path, const PagerOptions& options,
   PBTREE_RETURN_IF_ERROR(p->LoadFreeMap());
   if (options.wal) {
     PBTREE_RETURN_IF_ERROR(WriteAheadLog::Open(path + "-log", options.read_only,
-                                               options.sync_on_commit,
-                                               options.wal_checkpoint_bytes, &p->log_));
+                                               options.sync_on_commit, options.wal_checkpoint_bytes,
+                                               &p->log_));
     // A commit acknowledged in a new log must not vanish with the log's name.
     if (options.sync_on_commit && p->log_->created()) {
       PBTREE_RETURN_IF_ERROR(SyncDirectoryOf(path));

@@ -147,6 +147,10 @@ class Pager {
   Pager& operator=(const Pager&) = delete;
 
   uint32_t page_size() const { return page_size_; }
+  // This open file among every Pager of the process, never reused: what
+  // per-thread state about its pages is keyed by (btree_read.cc's finger),
+  // where an address could be reused by the next Pager.
+  uint64_t id() const { return id_; }
   // The last commit in full. Writer thread only (and exclusive callers).
   const Meta& committed() const { return committed_; }
   const std::string& path() const { return path_; }
@@ -340,6 +344,7 @@ class Pager {
   // any other page whole.
   void CopyPage(uint8_t* to, const uint8_t* from) const;
 
+  const uint64_t id_;
   std::string path_;
   PagerOptions options_;
   int fd_ = -1;
