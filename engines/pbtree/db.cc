@@ -142,7 +142,7 @@ uint64_t DB::Count() const { return pager_->snapshot().entries; }
 Status DB::Put(Slice key, Slice value) {
   WriteTxn txn(this);
   PBTREE_RETURN_IF_ERROR(StartWrite(&txn));
-  PBTREE_RETURN_IF_ERROR(txn.Put(key, value));
+  PBTREE_RETURN_IF_ERROR(txn.PutOnly(key, value));
   return txn.Commit();
 }
 
@@ -237,7 +237,7 @@ Status WriteTxn::Fail(Status s) {
   return s;
 }
 
-Status WriteTxn::Put(Slice key, Slice value) {
+Status WriteTxn::StartPut(Slice key, Slice value) {
   if (!open_) return Status::InvalidArgument("write transaction already ended");
   if (!failed_.ok()) return failed_;
   db_->pager_->readers().Refresh(db_->writer_slot_);
@@ -249,6 +249,11 @@ Status WriteTxn::Put(Slice key, Slice value) {
   ++db_->work_version_;
   modified_ = true;
   db_->log_record_->Put(key, value);
+  return Status::OK();
+}
+
+Status WriteTxn::Put(Slice key, Slice value) {
+  PBTREE_RETURN_IF_ERROR(StartPut(key, value));
   // Small values wait in the put buffer (see put_buffer.h); a large one goes
   // straight in, after what is buffered.
   if (value.size() <= MaxInlineValue(db_->pager_->page_size())) {
@@ -257,6 +262,14 @@ Status WriteTxn::Put(Slice key, Slice value) {
   }
   PBTREE_RETURN_IF_ERROR(ApplyPuts());
   Status s = db_->writer_->Put(key, value);
+  if (!s.ok()) return Fail(s);
+  return s;
+}
+
+Status WriteTxn::PutOnly(Slice key, Slice value) {
+  PBTREE_RETURN_IF_ERROR(StartPut(key, value));
+  const SortedPut one{key, value};
+  Status s = db_->writer_->PutSorted(&one, 1);
   if (!s.ok()) return Fail(s);
   return s;
 }

@@ -94,6 +94,7 @@ Frame* PageCache::Allocate() {
   Frame* f = new (unused_.back()) Frame();
   unused_.pop_back();
   frames_.push_back(f);
+  frame_count_.store(frames_.size(), std::memory_order_relaxed);
   return f;
 }
 
@@ -329,6 +330,9 @@ void PageCache::Evict(const std::vector<uint32_t>& pages) {
 }
 
 void PageCache::Shrink() {
+  // Called after every commit: most find nothing to do, and say so without
+  // the lock (a count a moment old only moves the trim to the next call).
+  if (frame_count_.load(std::memory_order_relaxed) <= capacity_) return;
   std::lock_guard lock(mu_);
   if (frames_.size() <= capacity_) return;
   while (in_use_ > capacity_ && EvictOne()) {
@@ -344,6 +348,7 @@ void PageCache::Shrink() {
     unused_.push_back(*it);
   }
   frames_.erase(kept, frames_.end());
+  frame_count_.store(frames_.size(), std::memory_order_relaxed);
 }
 
 size_t PageCache::frames_in_use() const {

@@ -194,6 +194,8 @@ class PageCache {
   std::atomic<Chunk*>* chunks_;
   std::vector<std::unique_ptr<Chunk>> owned_chunks_;  // under mu_
 
+  // frames_.size(), which Shrink reads without mu_.
+  std::atomic<size_t> frame_count_{0};
   mutable std::mutex mu_;
   std::vector<Frame*> frames_;  // every allocated frame
   std::vector<Frame*> spare_;   // allocated, free to use

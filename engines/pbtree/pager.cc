@@ -565,17 +565,25 @@ Status Pager::WriteMeta(const Meta& meta) {
 }
 
 void Pager::DropFreedUnflushed(uint64_t oldest_snapshot, bool no_readers) {
-  // Versions first: a freed page's replaced versions are older than its
-  // freeing, so they go in the same call, and its frame has none behind it.
-  scratch_replaced_.clear();
-  while (!replaced_.empty() && (no_readers || replaced_.front().txn_id <= oldest_snapshot)) {
-    scratch_replaced_.push_back(replaced_.front().version);
-    replaced_.pop_front();
+  auto unread = [&](uint64_t txn_id) { return no_readers || txn_id <= oldest_snapshot; };
+  const bool drop = !freed_unflushed_.empty() && unread(freed_unflushed_.front().txn_id);
+  // Replaced versions leave in groups: one lock and one stamp here, and one
+  // reclaim later, for the group instead of for each commit's. A freed
+  // page's replaced versions are older than its freeing, so they all go
+  // before it is dropped, and its frame has none behind it.
+  // (In txn_id order: when the group's last can go, the group can.)
+  const bool group = replaced_.size() >= kRetireGroup && unread(replaced_[kRetireGroup - 1].txn_id);
+  if (group || (drop && !replaced_.empty() && unread(replaced_.front().txn_id))) {
+    scratch_replaced_.clear();
+    while (!replaced_.empty() && unread(replaced_.front().txn_id)) {
+      scratch_replaced_.push_back(replaced_.front().version);
+      replaced_.pop_front();
+    }
+    cache_.RetireVersions(scratch_replaced_);
   }
-  cache_.RetireVersions(scratch_replaced_);
+  if (!drop) return;
   scratch_drop_.clear();
-  while (!freed_unflushed_.empty() &&
-         (no_readers || freed_unflushed_.front().txn_id <= oldest_snapshot)) {
+  while (!freed_unflushed_.empty() && unread(freed_unflushed_.front().txn_id)) {
     scratch_drop_.push_back(freed_unflushed_.front().page);
     freed_unflushed_.pop_front();
   }

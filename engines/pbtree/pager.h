@@ -403,6 +403,7 @@ class Pager {
     PageCache::Replaced version;
   };
   std::deque<ReplacedVersion> replaced_;
+  static constexpr size_t kRetireGroup = 8;  // DropFreedUnflushed
   std::vector<PageCache::Replaced> scratch_replaced_;
   // Scratch lists reused by every commit (no allocation per commit).
   std::vector<uint32_t> scratch_in_memory_;

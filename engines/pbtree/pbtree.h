@@ -305,6 +305,12 @@ class WriteTxn {
   Status Fail(Status s);
   // Applies the buffered puts.
   Status ApplyPuts();
+  // The checks and bookkeeping every put makes before its key reaches the
+  // tree or the put buffer.
+  Status StartPut(Slice key, Slice value);
+  // DB::Put's one put: straight into the tree, without the put buffer's copy
+  // (nothing is buffered before it, and nothing follows it).
+  Status PutOnly(Slice key, Slice value);
   DB* db_;
   bool open_ = true;
   bool modified_ = false;
