@@ -237,7 +237,9 @@ Status WriteTxn::Fail(Status s) {
   return s;
 }
 
-Status WriteTxn::StartPut(Slice key, Slice value) {
+// Inlined into both puts: a call returning a Status cost a batch's puts ~80
+// instructions each.
+[[gnu::always_inline]] inline Status WriteTxn::StartPut(Slice key, Slice value) {
   if (!open_) return Status::InvalidArgument("write transaction already ended");
   if (!failed_.ok()) return failed_;
   db_->pager_->readers().Refresh(db_->writer_slot_);
