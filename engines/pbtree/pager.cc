@@ -573,7 +573,7 @@ void Pager::DropFreedUnflushed(uint64_t oldest_snapshot, bool no_readers) {
   // before it is dropped, and its frame has none behind it.
   // (In txn_id order: when the group's last can go, the group can.)
   const bool group = replaced_.size() >= kRetireGroup && unread(replaced_[kRetireGroup - 1].txn_id);
-  if (group || (drop && !replaced_.empty() && unread(replaced_.front().txn_id))) {
+  if (group || drop) {
     scratch_replaced_.clear();
     while (!replaced_.empty() && unread(replaced_.front().txn_id)) {
       scratch_replaced_.push_back(replaced_.front().version);
