@@ -33,7 +33,14 @@ DB::~DB() {
     pager_->Checkpoint();
   }
   writer_.reset();
+  ReleaseWriterSlot();
   pager_.reset();
+}
+
+void DB::ReleaseWriterSlot() {
+  if (writer_slot_ == nullptr) return;
+  pager_->readers().Release(writer_slot_);
+  writer_slot_ = nullptr;
 }
 
 Status DB::Open(const Options& options, const std::string& path, std::unique_ptr<DB>* db) {
@@ -159,13 +166,19 @@ Status DB::StartWrite(WriteTxn* txn) {
   if (!writing_.compare_exchange_strong(idle, true, std::memory_order_acquire)) {
     return Status::Busy(path_ + ": a write transaction is open");
   }
+  // The writer's slot is the database's for its life (taken by the first
+  // write): a slot's claim is a compare-and-swap, which every one-key commit
+  // paid. Between transactions it announces nothing (Leave). Announced
+  // without a fence: BeginWrite's, before it reads anything, is Enter's.
+  ReaderTable& readers = pager_->readers();
+  if (writer_slot_ == nullptr) writer_slot_ = readers.Acquire();
+  readers.Announce(writer_slot_);
   Status s = pager_->BeginWrite();
   if (!s.ok()) {
+    readers.Leave(writer_slot_);
     writing_.store(false, std::memory_order_release);
     return s;
   }
-  writer_slot_ = pager_->readers().Acquire();
-  pager_->readers().Enter(writer_slot_);
   *work_ = CommittedTree(*pager_);
   ++work_version_;
   log_record_->Clear();
@@ -177,8 +190,7 @@ Status DB::StartWrite(WriteTxn* txn) {
 void DB::EndWrite() {
   active_write_ = nullptr;
   ++work_version_;
-  pager_->readers().Release(writer_slot_);
-  writer_slot_ = nullptr;
+  pager_->readers().Leave(writer_slot_);
   writing_.store(false, std::memory_order_release);
 }
 

@@ -212,6 +212,19 @@ uint8_t* PageCache::PublishClean(Frame* f, uint32_t page_no) {
 void PageCache::PublishDirty(Frame* f, uint32_t page_no) {
   std::lock_guard lock(mu_);
   f->reserved = false;
+  PublishDirtyLocked(f, page_no);
+}
+
+Frame* PageCache::AddDirty(uint32_t page_no) {
+  std::lock_guard lock(mu_);
+  Frame* f = TakeFrame();
+  f->version = 0;
+  f->older.store(nullptr, std::memory_order_relaxed);
+  PublishDirtyLocked(f, page_no);
+  return f;
+}
+
+void PageCache::PublishDirtyLocked(Frame* f, uint32_t page_no) {
   if (uint8_t* stale = Find(page_no)) Release(Frame::Of(stale));
   f->page_no = page_no;
   f->in_use = true;
@@ -220,10 +233,10 @@ void PageCache::PublishDirty(Frame* f, uint32_t page_no) {
   SetSlot(page_no, f->data());
 }
 
-void PageCache::PublishVersion(Frame* f, uint32_t page_no, uint64_t version) {
+Frame* PageCache::AddVersion(uint32_t page_no, uint64_t version) {
   std::lock_guard lock(mu_);
+  Frame* f = TakeFrame();
   Frame* previous = Frame::Of(Find(page_no));
-  f->reserved = false;
   f->page_no = page_no;
   f->in_use = true;  // the replaced version stays in use (and counted) until retired
   f->dirty = true;
@@ -231,6 +244,7 @@ void PageCache::PublishVersion(Frame* f, uint32_t page_no, uint64_t version) {
   f->older.store(previous, std::memory_order_relaxed);
   ++in_use_;
   SetSlot(page_no, f->data());  // release: readers see version and older with it
+  return f;
 }
 
 void PageCache::DropVersion(uint32_t page_no) {
@@ -283,7 +297,6 @@ void PageCache::MarkClean(const std::vector<uint32_t>& pages) {
 }
 
 void PageCache::MarkPinned(const std::vector<uint32_t>& pages) {
-  std::lock_guard lock(mu_);
   for (uint32_t p : pages) {
     uint8_t* data = Find(p);
     if (data == nullptr) continue;

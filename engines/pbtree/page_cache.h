@@ -29,7 +29,7 @@
 // pinned, its number free in the file) is not copied to a new page number
 // when a later transaction changes it: the writer takes a new frame for the
 // same page number, a new *version* tagged with its transaction id, linked to
-// the version it replaces (PublishVersion). The page table holds the newest
+// the version it replaces (AddVersion). The page table holds the newest
 // version; a reader of snapshot s walks from it to the newest version not
 // newer than s (Find's `view`), so readers of older snapshots keep what they
 // saw and never wait. A replaced version is given back (RetireVersions) once
@@ -123,10 +123,17 @@ class PageCache {
   // clean copy of the page (page_no is one no reader can reach: newly
   // allocated).
   void PublishDirty(Frame* frame, uint32_t page_no);
-  // Writer: publishes a reserved frame as a new dirty version of page_no,
-  // made by transaction `version` (newer than every snapshot), in front of
-  // the cached version it replaces, which stays readable for older snapshots.
-  void PublishVersion(Frame* frame, uint32_t page_no, uint64_t version);
+  // Writer: PublishDirty of a frame taken under the same lock. The caller
+  // writes the bytes after: no other thread reads a dirty page's bytes.
+  Frame* AddDirty(uint32_t page_no);
+  // Writer: takes a frame (under one lock with the publication) and
+  // publishes it as a new dirty version of page_no, made by transaction
+  // `version` (newer than every snapshot), in front of the cached version it
+  // replaces, which stays readable for older snapshots. The caller writes the
+  // bytes after: readers find the frame but read only versions not newer
+  // than their snapshot, and the commit that makes `version` visible comes
+  // after the writes (Pager::Publish).
+  Frame* AddVersion(uint32_t page_no, uint64_t version);
   // Writer: drops the dirty version of page_no made by the open transaction
   // (abort, or the page freed again): the version before it is the newest
   // again.
@@ -143,7 +150,10 @@ class PageCache {
   void MarkClean(const std::vector<uint32_t>& pages);
   // Writer: the dirty frames of `pages` become pinned: readable by every
   // thread like clean frames, never evicted (their pages are not yet in the
-  // file: commits through the log, wal.h), never changed in place.
+  // file: commits through the log, wal.h), never changed in place. No lock:
+  // a published frame's `dirty` is the writer's alone (other threads' cache
+  // work touches only frames on the CLOCK ring, which dirty and pinned
+  // frames are not).
   void MarkPinned(const std::vector<uint32_t>& pages);
   // Writer: pinned frames of `pages` become clean (their pages reached the
   // file) and join the CLOCK ring.
@@ -181,6 +191,7 @@ class PageCache {
   void Unpublish(Frame* frame);  // off the table and the ring (Retire without the stamp)
   void Detach(Frame* frame);     // no longer in use, waiting for a stamp (its slot is someone else's)
   void Release(Frame* frame);  // off the table and the ring, spare at once
+  void PublishDirtyLocked(Frame* frame, uint32_t page_no);  // PublishDirty's work
   void SetSlot(uint32_t page_no, uint8_t* data);
   void Link(Frame* frame);    // onto the ring, just behind the hand
   void Unlink(Frame* frame);  // off the ring

@@ -407,6 +407,7 @@ void Pager::AdviseChunkOnce(uint32_t page_no) {
 Status Pager::BeginWrite(bool replay) {
   if (options_.read_only && !replay) return Status::NotSupported(path_ + ": opened read-only");
   if (!sticky_error_.ok()) return sticky_error_;
+  // First: its full fence comes before anything is read (pager.h).
   const uint64_t oldest = readers_.OldestSnapshot();
   DropFreedUnflushed(oldest == kNoSnapshot ? 0 : oldest, oldest == kNoSnapshot);
   free_map_.ReleasePending(oldest == kNoSnapshot ? 0 : oldest, oldest == kNoSnapshot);
@@ -417,8 +418,7 @@ Status Pager::BeginWrite(bool replay) {
 void Pager::NewPage(uint32_t* page_no, uint8_t** page) {
   ++page_changes_;
   const uint32_t p = free_map_.Allocate();
-  Frame* f = cache_.Reserve();
-  cache_.PublishDirty(f, p);  // drops a stale copy of the page's previous life
+  Frame* f = cache_.AddDirty(p);  // drops a stale copy of the page's previous life
   dirty_pages_.push_back(p);
   *page_no = p;
   *page = f->data();
@@ -434,10 +434,9 @@ Status Pager::MakeWritable(uint32_t page_no, uint32_t* page_no_out, uint8_t** pa
   if (f != nullptr && IsUnflushed(page_no)) {
     // Committed through the log since the last checkpoint: the file does not
     // hold it, so the change needs no new page number, only a new version in
-    // memory (page_cache.h). The pinned frame is never evicted by Reserve.
-    Frame* copy = cache_.Reserve();
+    // memory (page_cache.h). The pinned frame is never evicted by AddVersion.
+    Frame* copy = cache_.AddVersion(page_no, committed_.txn_id + 1);
     CopyPage(copy->data(), f->data());
-    cache_.PublishVersion(copy, page_no, committed_.txn_id + 1);
     dirty_pages_.push_back(page_no);
     *page_no_out = page_no;
     *page = copy->data();

@@ -228,7 +228,10 @@ class Pager {
 
   // Write transaction, on one thread at a time. NotSupported when read-only
   // (unless `replay`: the log's records are applied in memory also to a
-  // read-only handle); the caller guarantees there is at most one.
+  // read-only handle); the caller guarantees there is at most one. Before
+  // it reads anything it issues a full fence (ReaderTable::OldestSnapshot),
+  // which also serves a reader slot the caller announced just before
+  // (ReaderTable::Announce).
   Status BeginWrite(bool replay = false);
   bool IsDirty(uint32_t page_no) {
     Frame* f = page_no < 2 ? nullptr : cache_.Lookup(page_no);

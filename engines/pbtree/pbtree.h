@@ -370,6 +370,9 @@ class DB {
   DB(const Options& options, std::string path);
   Status OpenPager();
   void OpenPagerWriter();
+  // Gives the writer's slot back to the pager's reader table (closing, or
+  // the pager about to be replaced).
+  void ReleaseWriterSlot();
   // Applies the log's records after the last checkpoint, then checkpoints.
   Status ReplayLog();
   // Check and GetStats walk the file: a checkpoint first.

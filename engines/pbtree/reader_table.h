@@ -62,11 +62,17 @@ class ReaderTable {
   // Announces that the calling thread may now read cached pages through
   // `slot` (a store and a full fence).
   void Enter(ReaderSlot* slot) {
+    Announce(slot);
+    std::atomic_thread_fence(std::memory_order_seq_cst);
+  }
+  // Enter without its fence, for a caller that issues a full fence itself
+  // before it reads a page (the writer: Pager::BeginWrite's, one fence where
+  // there were two on every commit).
+  void Announce(ReaderSlot* slot) {
     slot->thread.store(ThisThread(), std::memory_order_relaxed);
     // Release: what the slot read before (under an older epoch) happens
     // before an evictor that sees the new epoch reuses those frames.
     slot->epoch.store(epoch_.load(std::memory_order_acquire), std::memory_order_release);
-    std::atomic_thread_fence(std::memory_order_seq_cst);
   }
   // For slots that stay announced between calls (cursors, the write
   // transaction): announces again only when frames were retired since, or

@@ -254,6 +254,7 @@ Status DB::Reorganize() {
   }
   // From here the file at path_ is the new one. The old handle's lock is on
   // the old (now unlinked) file, so the new pager can lock the new one.
+  ReleaseWriterSlot();  // a slot of the old pager's reader table
   std::unique_ptr<Pager> old = std::move(pager_);
   s = OpenPager();
   if (!s.ok()) {
