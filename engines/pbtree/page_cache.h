@@ -6,7 +6,9 @@
 // when it is not already set. Everything else (inserting a page read from
 // disk, the write transaction's dirty pages, eviction) happens under one
 // mutex; a reader's miss holds it only around taking and publishing a frame,
-// not during the read itself.
+// not during the read itself. The one exception is the writer's pinning of
+// its committed frames (MarkPinned), which changes only flags no other
+// thread reads.
 //
 // Clean frames are evicted in CLOCK order once the cache holds more than its
 // capacity. An evicted frame's memory may still be read by other threads that
