@@ -37,6 +37,11 @@ uint32_t NodePage::BlockOf(uint32_t pos) const {
 }
 
 SeekResult NodePage::Seek(Slice target, uint32_t known) const {
+  return is_leaf() ? SeekIn<true>(target, known) : SeekIn<false>(target, known);
+}
+
+template <bool kLeaf>
+SeekResult NodePage::SeekIn(Slice target, uint32_t known) const {
   // A search is mostly waiting for memory: ask for the lines it will touch
   // early and all at once (the restart array at the end of the page, the
   // restart entries, then the chosen block) instead of one miss at a time.
@@ -51,7 +56,7 @@ SeekResult NodePage::Seek(Slice target, uint32_t known) const {
   }
   const uint8_t* t = reinterpret_cast<const uint8_t*>(target.data());
   const size_t tn = target.size();
-  const bool leaf = is_leaf();
+  constexpr bool leaf = kLeaf;
 
   if (nr <= 8) {
     for (uint32_t i = 1; i < nr; ++i) __builtin_prefetch(page_ + restart_offset(i));
@@ -122,6 +127,25 @@ SeekResult NodePage::Seek(Slice target, uint32_t known) const {
     in_block = 1;
   }
   while (pos < block_end) {
+    if (in_block > 0) {
+      // Most entries of a scan share more than m bytes and are stepped over:
+      // with one-byte lengths (the common case) that needs their first
+      // bytes only, not a decoded EntryView. (A loop of its own, so that
+      // the compiler keeps it in registers.)
+      uint32_t at = pos, before = prev, stepped = 0;
+      for (;;) {
+        const uint32_t word = DecodeFixed32(page_ + at);
+        if ((word & 0xff) <= m || (word & (leaf ? 0x808080u : 0x8080u)) != 0) break;
+        before = at;
+        at += ShortEntrySize(word, leaf);
+        ++stepped;
+        if (at >= block_end) break;
+      }
+      pos = at;
+      prev = before;
+      in_block += stepped;
+      if (pos >= block_end) break;
+    }
     EntryView e = EntryAt(pos, leaf);
     // The entry's key is its first `base` bytes (shared with the previous
     // key) and its suffix; its first `skip` bytes equal the target's.
@@ -280,7 +304,7 @@ bool NodePage::Insert(const SeekResult& at, Slice key, EntryValue value,
     const uint32_t nr = restarts();
     const uint32_t block_end = at.block + 1 < nr ? restart_offset(at.block + 1) : data_end();
     uint32_t in_block = at.in_block + 1;
-    for (uint32_t q = pos + new_size; q < block_end; q = EntryAt(q, leaf).end) ++in_block;
+    for (uint32_t q = pos + new_size; q < block_end; q = NextAt(q, leaf)) ++in_block;
     if (in_block > 2 * restart_interval) SplitBlock(at.block, in_block);
   }
   return true;
@@ -291,7 +315,7 @@ bool NodePage::SplitBlock(uint32_t block, uint32_t entries) {
   const uint32_t end = data_end();
   // The middle entry and its whole key.
   uint32_t q = restart_offset(block);
-  for (uint32_t i = 0; i < entries / 2; ++i) q = EntryAt(q, leaf).end;
+  for (uint32_t i = 0; i < entries / 2; ++i) q = NextAt(q, leaf);
   const EntryView e = EntryAt(q, leaf);
   uint8_t key[kMaxKeySize];
   const uint32_t key_size = CopyKey(q, key);
@@ -397,10 +421,10 @@ uint32_t NodePage::CutNear(uint32_t target) const {
   // The entry [p, e) holding the target byte; the nearer of its two ends
   // unless that is an end of the page.
   uint32_t p = restart_offset(BlockOf(target));
-  uint32_t e = EntryAt(p, leaf).end;
+  uint32_t e = NextAt(p, leaf);
   while (e <= target) {
     p = e;
-    e = EntryAt(p, leaf).end;
+    e = NextAt(p, leaf);
   }
   const bool p_ok = p != kPageHeaderSize;
   const bool e_ok = e != end;
@@ -482,7 +506,7 @@ void NodePage::MoveTail(uint32_t cut, Slice cut_key, uint8_t* right) {
   std::memcpy(p, page_ + from, end - from);
   const uint32_t right_end = copy_at + (end - from);
   uint32_t moved = 0;
-  for (uint32_t q = cut; q < end; q = EntryAt(q, leaf).end) ++moved;
+  for (uint32_t q = cut; q < end; q = NextAt(q, leaf)) ++moved;
   // Restarts after the cut lie at or after `from` (an entry re-encoded above
   // is not one) and move with the copied bytes.
   const uint32_t right_restarts = nr - block;

@@ -127,6 +127,9 @@ class NodePage {
   __attribute__((always_inline)) inline EntryView EntryAt(uint32_t pos, bool leaf) const;
   // Offset of the entry after the one at pos (or data_end).
   uint32_t Next(uint32_t pos) const { return Entry(pos).end; }
+  // The same with the page kind known, reading only the entry's first bytes
+  // when its lengths are one byte each (the common case).
+  __attribute__((always_inline)) inline uint32_t NextAt(uint32_t pos, bool leaf) const;
   // Index of the restart block that holds the entry at pos.
   uint32_t BlockOf(uint32_t pos) const;
 
@@ -194,10 +197,28 @@ class NodePage {
   void ShiftRestarts(uint32_t after, int delta, bool include_equal);
   void InsertRestart(uint32_t index, uint32_t offset);
   void RemoveRestart(uint32_t index);
+  // Seek for one kind of page (the kind decides each entry's layout).
+  template <bool kLeaf>
+  SeekResult SeekIn(Slice target, uint32_t known) const;
 
   uint8_t* page_;
   uint32_t page_size_;
 };
+
+// Size of an entry whose header lengths are one byte each (EntryAt's fast
+// path), from its first four bytes.
+inline uint32_t ShortEntrySize(uint32_t word, bool leaf) {
+  const uint32_t unshared = (word >> 8) & 0xff;
+  if (!leaf) return 2 + unshared + 4;
+  const uint32_t field = (word >> 16) & 0xff;
+  return 3 + unshared + ((field & 1) ? 4 : (field >> 1));
+}
+
+inline uint32_t NodePage::NextAt(uint32_t pos, bool leaf) const {
+  const uint32_t word = DecodeFixed32(page_ + pos);
+  if ((word & (leaf ? 0x808080u : 0x8080u)) == 0) return pos + ShortEntrySize(word, leaf);
+  return EntryAt(pos, leaf).end;
+}
 
 inline EntryView NodePage::EntryAt(uint32_t pos, bool leaf) const {
   EntryView e;

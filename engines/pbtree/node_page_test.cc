@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <map>
@@ -242,6 +243,69 @@ TEST(NodePageTest, InternalPageRoutesToTheLastSeparatorNotAbove) {
 // the page (what a parent's search passes down) finds what a search told
 // nothing finds; and the bound an internal page hands to the chosen child
 // holds for every key the child may hold (its separators' range).
+// Seek steps over most entries of a block by their first bytes alone when
+// every length in their header fits in one byte, and decodes the others in
+// full. Pages here mix both: shared prefixes on either side of 128 bytes,
+// inline values of 0-150 bytes (a value field of 128 or more takes two
+// bytes) and overflow values (a 4-byte page number).
+TEST(NodePageTest, SeekAgreesWithAModelAcrossOneAndTwoByteHeaders) {
+  std::mt19937_64 rng(34);
+  for (int round = 0; round < 120; ++round) {
+    const size_t prefix_size =
+        std::vector<size_t>{0, 60, 120, 126, 127, 128, 129, 140, 250}[round % 9];
+    const std::string prefix(prefix_size, static_cast<char>('a' + round % 3));
+    std::map<std::string, EntryValue> model;
+    std::vector<std::string> values;
+    values.reserve(64);
+    while (model.size() < 48) {
+      std::string key = prefix;
+      const int tail = static_cast<int>(rng() % 6);
+      for (int i = 0; i < tail; ++i) key += static_cast<char>('a' + rng() % 3);
+      if (rng() % 4 == 0) key += std::string(1 + rng() % 140, 'z');  // a long suffix
+      values.push_back(std::string(rng() % 151, 'v'));
+      const bool overflow = rng() % 5 == 0;
+      model[key] = overflow ? EntryValue{1, Slice("\x07\0\0\0", 4)} : Inline(values.back());
+    }
+    const uint32_t interval = 1 + rng() % 32;
+    Page page;
+    NodeBuilder builder(page.bytes.data(), kPageSize, PageType::kLeaf, 0, interval);
+    std::vector<std::string> stored;
+    for (const auto& [key, value] : model) {
+      if (!builder.Add(key, value)) break;
+      stored.push_back(key);
+    }
+    builder.Finish();
+    ASSERT_GT(stored.size(), 4u);
+    NodePage node = page.node();
+    std::string key;
+    for (int probe = 0; probe < 200; ++probe) {
+      std::string target = stored[rng() % stored.size()];
+      if (probe % 4 == 1) target += static_cast<char>('a' + rng() % 4);
+      if (probe % 4 == 2) target.resize(rng() % (target.size() + 1));
+      if (probe % 4 == 3 && !target.empty()) target.back() = static_cast<char>(target.back() + 1);
+      const auto it = std::lower_bound(stored.begin(), stored.end(), target);
+      const SeekResult r = node.Seek(target);
+      EXPECT_EQ(r.exact, it != stored.end() && *it == target) << round << " " << target;
+      if (it == stored.end()) {
+        EXPECT_EQ(r.pos, node.data_end()) << round;
+      } else {
+        ASSERT_LT(r.pos, node.data_end()) << round;
+        KeyAt(node, r.pos, &key);
+        EXPECT_EQ(key, *it) << round;
+      }
+      // The entry before pos (when it is in the scanned block) is the key
+      // before the target, and prev_lcp is what the two share.
+      if (r.prev != 0) {
+        ASSERT_NE(it, stored.begin()) << round;
+        KeyAt(node, r.prev, &key);
+        EXPECT_EQ(key, *(it - 1)) << round;
+        EXPECT_EQ(r.prev_lcp, CommonPrefix(key, target)) << round;
+        EXPECT_EQ(node.Next(r.prev), r.pos) << round;
+      }
+    }
+  }
+}
+
 TEST(NodePageTest, SearchesSkippingAKnownPrefixAgreeWithFullOnes) {
   std::mt19937_64 rng(11);
   for (int round = 0; round < 200; ++round) {
