@@ -135,7 +135,7 @@ SeekResult NodePage::SeekIn(Slice target, uint32_t known) const {
       uint32_t at = pos, before = prev, stepped = 0;
       for (;;) {
         const uint32_t word = DecodeFixed32(page_ + at);
-        if ((word & 0xff) <= m || (word & (leaf ? 0x808080u : 0x8080u)) != 0) break;
+        if ((word & 0xff) <= m || !ShortHeader(word, leaf)) break;
         before = at;
         at += ShortEntrySize(word, leaf);
         ++stepped;

@@ -205,8 +205,16 @@ class NodePage {
   uint32_t page_size_;
 };
 
-// Size of an entry whose header lengths are one byte each (EntryAt's fast
-// path), from its first four bytes.
+// Whether an entry's header (two lengths in internal pages, three in leaves)
+// has every length in one byte (below 128), from its first four bytes: the
+// case EntryAt, NextAt and Seek decode without varint loops. An entry is at
+// least 3 bytes and the restart array follows the entries, so the 4 bytes
+// read are inside the page.
+inline bool ShortHeader(uint32_t word, bool leaf) {
+  return (word & (leaf ? 0x808080u : 0x8080u)) == 0;
+}
+
+// Size of an entry with a ShortHeader, from its first four bytes.
 inline uint32_t ShortEntrySize(uint32_t word, bool leaf) {
   const uint32_t unshared = (word >> 8) & 0xff;
   if (!leaf) return 2 + unshared + 4;
@@ -216,7 +224,7 @@ inline uint32_t ShortEntrySize(uint32_t word, bool leaf) {
 
 inline uint32_t NodePage::NextAt(uint32_t pos, bool leaf) const {
   const uint32_t word = DecodeFixed32(page_ + pos);
-  if ((word & (leaf ? 0x808080u : 0x8080u)) == 0) return pos + ShortEntrySize(word, leaf);
+  if (ShortHeader(word, leaf)) return pos + ShortEntrySize(word, leaf);
   return EntryAt(pos, leaf).end;
 }
 
@@ -224,19 +232,13 @@ inline EntryView NodePage::EntryAt(uint32_t pos, bool leaf) const {
   EntryView e;
   const uint8_t* start = page_ + pos;
   const uint8_t* p;
-  // Fast path: every length below 128 (one byte each), read with one load.
-  // An entry is at least 3 bytes and the restart array follows the entries,
-  // so the 4 bytes read are inside the page.
+  // Fast path: every length in one byte, read with one load.
   const uint32_t word = DecodeFixed32(start);
-  if (leaf && (word & 0x808080u) == 0) {
+  if (ShortHeader(word, leaf)) {
     e.shared = word & 0xff;
     e.unshared = (word >> 8) & 0xff;
-    e.field = (word >> 16) & 0xff;
-    p = start + 3;
-  } else if (!leaf && (word & 0x8080u) == 0) {
-    e.shared = word & 0xff;
-    e.unshared = (word >> 8) & 0xff;
-    p = start + 2;
+    if (leaf) e.field = (word >> 16) & 0xff;
+    p = start + (leaf ? 3 : 2);
   } else {
     p = DecodeVarint32Trusted(start, &e.shared);
     p = DecodeVarint32Trusted(p, &e.unshared);

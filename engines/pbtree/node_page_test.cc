@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
+#include <deque>
 #include <map>
 #include <random>
 #include <set>
@@ -255,8 +256,7 @@ TEST(NodePageTest, SeekAgreesWithAModelAcrossOneAndTwoByteHeaders) {
         std::vector<size_t>{0, 60, 120, 126, 127, 128, 129, 140, 250}[round % 9];
     const std::string prefix(prefix_size, static_cast<char>('a' + round % 3));
     std::map<std::string, EntryValue> model;
-    std::vector<std::string> values;
-    values.reserve(64);
+    std::deque<std::string> values;  // the model's Slices point into it: never moved
     while (model.size() < 48) {
       std::string key = prefix;
       const int tail = static_cast<int>(rng() % 6);
