@@ -26,12 +26,15 @@ struct TreeState {
 Status ReadNode(Pager* pager, uint32_t page_no, uint32_t level, uint64_t view,
                 const uint8_t** page);
 
+// InvalidArgument for a key longer than kMaxKeySize. Out of line and cold:
+// the message's concatenations stay out of the put paths (hot.h).
+[[gnu::cold]] Status KeyTooLong(size_t key_size);
+
 // Copies the value of a leaf entry (inline or overflow) into *value.
 Status ReadEntryValue(Pager* pager, const EntryView& entry, std::string* value);
 
 // Point lookup in `tree` as the snapshot `view` sees it. NotFound when absent.
-Status TreeGet(Pager* pager, const TreeState& tree, uint64_t view, Slice key,
-               std::string* value);
+Status TreeGet(Pager* pager, const TreeState& tree, uint64_t view, Slice key, std::string* value);
 
 // Rebuilds the whole key of the entry at `pos` of a trusted node page.
 void KeyAt(const NodePage& node, uint32_t pos, std::string* key);
@@ -135,6 +138,9 @@ class TreeWriter {
   // way. Leaves: an equal key's value is replaced. Internal pages: items are
   // (separator, child) pairs. path_ below `index` is stale afterwards.
   Status MergeIntoNode(size_t index, const Item* items, size_t n);
+  // MergeIntoNode's second way: the page's entries and the items merged and
+  // built into full pages (a long function, kept out of the hot one-key path).
+  Status RebuildNode(size_t index, const Item* items, size_t n);
   // Builds items_ into parts_ (first items in part_starts_): pages filled one
   // after the other, then, unless `append` (items_ end at the right edge of
   // the tree, where later keys will go), the last two balanced when the last
@@ -152,10 +158,10 @@ class TreeWriter {
   uint8_t overflow_ref_[4];
   uint8_t child_ref_[4];
   DecodedNode decoded_;
-  std::vector<Item> items_;           // entries of a page being split, with the new one
-  std::vector<std::string> parts_;    // pages built by a split
-  std::vector<size_t> part_starts_;   // first item of each part
-  std::vector<uint32_t> item_ends_;   // BuildParts: data end of its part after each item
+  std::vector<Item> items_;          // entries of a page being split, with the new one
+  std::vector<std::string> parts_;   // pages built by a split
+  std::vector<size_t> part_starts_;  // first item of each part
+  std::vector<uint32_t> item_ends_;  // BuildParts: data end of its part after each item
   // PutSorted: the leaf's upper bound and the puts that go into the leaf.
   std::string upper_;
   // After Descend: the leading bytes its key shares with every key of the
@@ -176,8 +182,8 @@ class TreeWriter {
   // MergeIntoNode: (separator, child) pairs for the parent of a rebuilt page,
   // by the rebuilt page's level (copies: items_ and decoded_ are reused).
   struct Separators {
-    std::string keys;              // back to back
-    std::vector<uint32_t> ends;    // end of each key in `keys`
+    std::string keys;               // back to back
+    std::vector<uint32_t> ends;     // end of each key in `keys`
     std::vector<uint8_t> children;  // u32 LE page numbers
     std::vector<Item> items;
   };

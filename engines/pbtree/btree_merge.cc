@@ -13,6 +13,7 @@
 #include <cstring>
 
 #include "engines/pbtree/btree.h"
+#include "engines/pbtree/hot.h"
 
 namespace pbtree {
 namespace {
@@ -48,7 +49,7 @@ size_t GallopBelow(const T* sorted, size_t begin, size_t n, Slice bound) {
 
 }  // namespace
 
-Status TreeWriter::PutSorted(const SortedPut* puts, size_t n) {
+PBTREE_HOT Status TreeWriter::PutSorted(const SortedPut* puts, size_t n) {
   const uint32_t max_inline = MaxInlineValue(page_size_);
   size_t i = 0;
   while (i < n) {
@@ -79,54 +80,56 @@ Status TreeWriter::PutSorted(const SortedPut* puts, size_t n) {
   return Status::OK();
 }
 
-Status TreeWriter::MergeIntoNode(size_t index, const Item* items, size_t n) {
+PBTREE_HOT Status TreeWriter::MergeIntoNode(size_t index, const Item* items, size_t n) {
   uint8_t* data = pager_->DirtyData(path_[index].page);
   NodePage node(data, page_size_);
   const bool leaf = node.is_leaf();
-  const uint8_t level = GetLevel(data);
   const uint32_t interval =
       leaf ? options_.leaf_restart_interval : options_.internal_restart_interval;
 
-  size_t done = 0;
-  if (n < kMinRebuildRun) {
-    for (; done < n; ++done) {
-      const Item& item = items[done];
-      // The run's first key is the one the descent followed.
-      const SeekResult r = node.Seek(item.key, leaf && done == 0 ? known_ : 0);
-      // The old value's overflow chain is freed only once the new value is
-      // in: a rebuild below replaces the entry otherwise.
-      EntryView old;
-      uint8_t old_ref[4];
-      if (r.exact) {
-        if (!leaf) return Status::Corruption(pager_->path() + ": separator already present");
-        old = node.Entry(r.pos);
-        std::memcpy(old_ref, old.payload, (old.field & 1) ? 4 : 0);
-        old.payload = old_ref;
-      }
-      bool in = r.exact ? node.ReplaceValue(r.pos, item.value)
-                        : node.Insert(r, item.key, item.value, interval);
-      if (!in && done + 1 == n) {
-        // The last item: cut the page in two instead of rebuilding it.
-        PBTREE_RETURN_IF_ERROR(SplitInTwo(index, item.key, item.value, &in));
-      }
-      if (!in) break;
-      if (old.field & 1) PBTREE_RETURN_IF_ERROR(FreeOverflow(old));
-      if (!r.exact && leaf) ++tree_->entries;
+  if (n >= kMinRebuildRun) return RebuildNode(index, items, n);
+  for (size_t done = 0; done < n; ++done) {
+    const Item& item = items[done];
+    // The run's first key is the one the descent followed.
+    const SeekResult r = node.Seek(item.key, leaf && done == 0 ? known_ : 0);
+    // The old value's overflow chain is freed only once the new value is
+    // in: a rebuild replaces the entry otherwise.
+    EntryView old;
+    uint8_t old_ref[4];
+    if (r.exact) {
+      if (!leaf) return Status::Corruption(pager_->path() + ": separator already present");
+      old = node.Entry(r.pos);
+      std::memcpy(old_ref, old.payload, (old.field & 1) ? 4 : 0);
+      old.payload = old_ref;
     }
-    if (done == n) return Status::OK();
+    bool in = r.exact ? node.ReplaceValue(r.pos, item.value)
+                      : node.Insert(r, item.key, item.value, interval);
+    if (!in && done + 1 == n) {
+      // The last item: cut the page in two instead of rebuilding it.
+      PBTREE_RETURN_IF_ERROR(SplitInTwo(index, item.key, item.value, &in));
+    }
+    if (!in) return RebuildNode(index, items + done, n - done);
+    if (old.field & 1) PBTREE_RETURN_IF_ERROR(FreeOverflow(old));
+    if (!r.exact && leaf) ++tree_->entries;
   }
+  return Status::OK();
+}
 
+Status TreeWriter::RebuildNode(size_t index, const Item* items, size_t n) {
   // Merge the page's entries with the rest of the items. The items between
   // two old entries are found by a galloping search, not one comparison each.
   // The pages it builds go into the parents, which change too.
   PBTREE_RETURN_IF_ERROR(MakePathWritable());
+  uint8_t* data = pager_->DirtyData(path_[index].page);
+  const bool leaf = GetPageType(data) == PageType::kLeaf;
+  const uint8_t level = GetLevel(data);
   decoded_.source.clear();
   decoded_.arena.clear();
   decoded_.entries.clear();
   DecodeNode(data, page_size_, &decoded_);
   const size_t old_count = decoded_.entries.size();
   items_.clear();
-  size_t b = done;
+  size_t b = 0;
   bool last_is_new = false;
   for (size_t a = 0; a < old_count; ++a) {
     const Slice old_key = decoded_.key(a);
@@ -198,8 +201,8 @@ Status TreeWriter::MergeIntoNode(size_t index, const Item* items, size_t n) {
     uint32_t root;
     uint8_t* root_data;
     pager_->NewPage(&root, &root_data);
-    NodeBuilder builder(root_data, page_size_, PageType::kInternal,
-                        static_cast<uint8_t>(level + 1), options_.internal_restart_interval);
+    NodeBuilder builder(root_data, page_size_, PageType::kInternal, static_cast<uint8_t>(level + 1),
+                        options_.internal_restart_interval);
     EncodeFixed32(child_ref_, path_[0].page);
     builder.Add(Slice(), EntryValue{0, Slice(reinterpret_cast<char*>(child_ref_), 4)});
     builder.Finish();

@@ -3,11 +3,12 @@
 #include <cstring>
 
 #include "engines/pbtree/btree.h"
+#include "engines/pbtree/hot.h"
 
 namespace pbtree {
 
-Status ReadNode(Pager* pager, uint32_t page_no, uint32_t level, uint64_t view,
-                const uint8_t** page) {
+PBTREE_HOT Status ReadNode(Pager* pager, uint32_t page_no, uint32_t level, uint64_t view,
+                           const uint8_t** page) {
   PBTREE_RETURN_IF_ERROR(pager->Read(page_no, view, page));
   const PageType want = level == 0 ? PageType::kLeaf : PageType::kInternal;
   if (GetPageType(*page) != want || GetLevel(*page) != level) {
@@ -16,6 +17,11 @@ Status ReadNode(Pager* pager, uint32_t page_no, uint32_t level, uint64_t view,
                               std::to_string(level) + ")");
   }
   return Status::OK();
+}
+
+Status KeyTooLong(size_t key_size) {
+  return Status::InvalidArgument("key of " + std::to_string(key_size) + " bytes (at most " +
+                                 std::to_string(kMaxKeySize) + ")");
 }
 
 Status ReadEntryValue(Pager* pager, const EntryView& entry, std::string* value) {

@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "engines/pbtree/btree.h"
+#include "engines/pbtree/hot.h"
 
 namespace pbtree {
 
@@ -12,7 +13,7 @@ TreeWriter::TreeWriter(Pager* pager, TreeState* tree, const WriteOptions& option
   path_.reserve(kMaxDepth);
 }
 
-bool TreeWriter::FingerCovers(Slice key) {
+PBTREE_HOT bool TreeWriter::FingerCovers(Slice key) {
   // Pages that kept their numbers and places since the last descent: its
   // path (the root and depth among it) still stands.
   if (!finger_valid_ || pager_->page_changes() != descent_changes_) return false;
@@ -26,7 +27,8 @@ bool TreeWriter::FingerCovers(Slice key) {
   return !(key < Slice(reinterpret_cast<const char*>(first.suffix), first.unshared));
 }
 
-Status TreeWriter::Descend(Slice key, uint32_t stop_level, std::string* upper, bool* has_upper) {
+PBTREE_HOT Status TreeWriter::Descend(Slice key, uint32_t stop_level, std::string* upper,
+                                      bool* has_upper) {
   if (stop_level == 0 && upper == &upper_ && FingerCovers(key)) {
     // The last sorted put's leaf holds keys on both sides of this one (or
     // is the last leaf): same path, same upper bound.
@@ -79,14 +81,15 @@ Status TreeWriter::MakePathWritable() {
     if (i == 0) {
       tree_->root = page_no;
     } else {
-      NodePage(pager_->DirtyData(path_[i - 1].page), page_size_).SetChild(path_[i - 1].pos, page_no);
+      NodePage(pager_->DirtyData(path_[i - 1].page), page_size_)
+          .SetChild(path_[i - 1].pos, page_no);
     }
     path_[i].page = page_no;
   }
   return Status::OK();
 }
 
-Status TreeWriter::MakeLeafWritable() {
+PBTREE_HOT Status TreeWriter::MakeLeafWritable() {
   if (!pager_->KeepsNumber(path_.back().page)) return MakePathWritable();
   uint32_t page_no;
   uint8_t* data;
@@ -147,10 +150,7 @@ Status TreeWriter::EncodeValue(Slice value, EntryValue* encoded) {
 }
 
 Status TreeWriter::Put(Slice key, Slice value) {
-  if (key.size() > kMaxKeySize) {
-    return Status::InvalidArgument("key of " + std::to_string(key.size()) +
-                                   " bytes (at most " + std::to_string(kMaxKeySize) + ")");
-  }
+  if (key.size() > kMaxKeySize) return KeyTooLong(key.size());
   EntryValue encoded;
   PBTREE_RETURN_IF_ERROR(EncodeValue(value, &encoded));
   if (tree_->root == 0) {
@@ -225,12 +225,11 @@ Status TreeWriter::SplitInTwo(size_t index, Slice key, EntryValue value, bool* d
   // Where to cut: the entry boundary nearest to the byte middle of the page
   // with the new entry in it (its size estimated as the old Split did).
   const int64_t old_size = r.exact ? node.Entry(r.pos).end - r.pos : 0;
-  const int64_t new_size =
-      3 + static_cast<int64_t>(key.size()) - (r.prev != 0 ? r.prev_lcp : 0) +
-      static_cast<int64_t>(value.payload.size());
+  const int64_t new_size = 3 + static_cast<int64_t>(key.size()) - (r.prev != 0 ? r.prev_lcp : 0) +
+                           static_cast<int64_t>(value.payload.size());
   const int64_t total = static_cast<int64_t>(end - kPageHeaderSize) + new_size - old_size;
-  const int64_t entry_right = kPageHeaderSize + total / 2;            // the entry after the cut
-  const int64_t entry_left = entry_right - (new_size - old_size);     // the entry before it
+  const int64_t entry_right = kPageHeaderSize + total / 2;         // the entry after the cut
+  const int64_t entry_left = entry_right - (new_size - old_size);  // the entry before it
   int64_t target = r.pos;  // the entry is about the middle: cut at it
   if (r.pos >= entry_right) {
     target = entry_right;
@@ -272,8 +271,8 @@ Status TreeWriter::SplitInTwo(size_t index, Slice key, EntryValue value, bool* d
   node.MoveTail(cut, cut_key, new_data);
   NodePage half(into_left ? data : new_data, page_size_);
   const SeekResult at = half.Seek(key);
-  const bool fits = at.exact ? half.ReplaceValue(at.pos, value)
-                             : half.Insert(at, key, value, interval);
+  const bool fits =
+      at.exact ? half.ReplaceValue(at.pos, value) : half.Insert(at, key, value, interval);
   if (!fits) return Status::Corruption(pager_->path() + ": a split half cannot take its entry");
   *done = true;
   return InsertIntoParent(index, separator, new_page);
@@ -407,8 +406,8 @@ Status TreeWriter::Split(size_t index, Slice key, EntryValue value) {
       const size_t part = part_starts_.size();
       if (parts_.size() <= part) parts_.resize(part + 1);
       parts_[part].resize(page_size_);
-      NodeBuilder builder(reinterpret_cast<uint8_t*>(parts_[part].data()), page_size_, type,
-                          level, interval);
+      NodeBuilder builder(reinterpret_cast<uint8_t*>(parts_[part].data()), page_size_, type, level,
+                          interval);
       size_t i = begin;
       for (; i < m; ++i) {
         Slice k = (!leaf && i == begin) ? Slice() : items_[i].key;
@@ -442,8 +441,8 @@ Status TreeWriter::Split(size_t index, Slice key, EntryValue value) {
     uint32_t root;
     uint8_t* root_data;
     pager_->NewPage(&root, &root_data);
-    NodeBuilder builder(root_data, page_size_, PageType::kInternal,
-                        static_cast<uint8_t>(level + 1), options_.internal_restart_interval);
+    NodeBuilder builder(root_data, page_size_, PageType::kInternal, static_cast<uint8_t>(level + 1),
+                        options_.internal_restart_interval);
     EncodeFixed32(child_ref_, page_no);
     builder.Add(Slice(), EntryValue{0, Slice(reinterpret_cast<char*>(child_ref_), 4)});
     builder.Finish();

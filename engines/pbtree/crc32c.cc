@@ -3,6 +3,8 @@
 #include <array>
 #include <cstring>
 
+#include "engines/pbtree/hot.h"
+
 #if defined(__x86_64__)
 #include <nmmintrin.h>
 #endif
@@ -111,8 +113,8 @@ __attribute__((target("sse4.2"))) uint64_t ThreeWay(uint64_t c0, const uint8_t*&
   return c0;
 }
 
-__attribute__((target("sse4.2"))) uint32_t ExtendHardware(uint32_t crc, const uint8_t* p,
-                                                           size_t n) {
+PBTREE_HOT __attribute__((target("sse4.2"))) uint32_t ExtendHardware(uint32_t crc, const uint8_t* p,
+                                                                     size_t n) {
   uint64_t c = crc;
   c = ThreeWay<1024>(c, p, n);
   c = ThreeWay<128>(c, p, n);
@@ -140,7 +142,7 @@ uint32_t ExtendPortableForTest(uint32_t init, const uint8_t* data, size_t n) {
   return ~ExtendPortable(~init, data, n);
 }
 
-uint32_t Extend(uint32_t init, const uint8_t* data, size_t n) {
+PBTREE_HOT uint32_t Extend(uint32_t init, const uint8_t* data, size_t n) {
   uint32_t crc = ~init;
 #if defined(__x86_64__)
   static const bool hardware = CpuHasSse42();

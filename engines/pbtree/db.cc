@@ -2,6 +2,7 @@
 #include <unistd.h>
 
 #include "engines/pbtree/btree.h"
+#include "engines/pbtree/hot.h"
 #include "engines/pbtree/pbtree.h"
 #include "engines/pbtree/put_buffer.h"
 #include "engines/pbtree/reader_table.h"
@@ -146,7 +147,7 @@ uint64_t DB::Count() const { return pager_->snapshot().entries; }
 
 // One-write transactions without a heap allocation: the transaction object
 // lives on the stack.
-Status DB::Put(Slice key, Slice value) {
+PBTREE_HOT Status DB::Put(Slice key, Slice value) {
   WriteTxn txn(this);
   PBTREE_RETURN_IF_ERROR(StartWrite(&txn));
   PBTREE_RETURN_IF_ERROR(txn.PutOnly(key, value));
@@ -160,7 +161,7 @@ Status DB::Delete(Slice key) {
   return txn.Commit();
 }
 
-Status DB::StartWrite(WriteTxn* txn) {
+PBTREE_HOT Status DB::StartWrite(WriteTxn* txn) {
   txn->open_ = false;  // until the pager agrees, destroying it must not abort
   bool idle = false;
   if (!writing_.compare_exchange_strong(idle, true, std::memory_order_acquire)) {
@@ -255,10 +256,7 @@ Status WriteTxn::Fail(Status s) {
   if (!open_) return Status::InvalidArgument("write transaction already ended");
   if (!failed_.ok()) return failed_;
   db_->pager_->readers().Refresh(db_->writer_slot_);
-  if (key.size() > kMaxKeySize) {
-    return Status::InvalidArgument("key of " + std::to_string(key.size()) + " bytes (at most " +
-                                   std::to_string(kMaxKeySize) + ")");
-  }
+  if (key.size() > kMaxKeySize) return KeyTooLong(key.size());
   if (value.size() > (UINT32_MAX >> 1)) return Status::InvalidArgument("value longer than 2 GiB");
   ++db_->work_version_;
   modified_ = true;
@@ -280,7 +278,7 @@ Status WriteTxn::Put(Slice key, Slice value) {
   return s;
 }
 
-Status WriteTxn::PutOnly(Slice key, Slice value) {
+PBTREE_HOT Status WriteTxn::PutOnly(Slice key, Slice value) {
   PBTREE_RETURN_IF_ERROR(StartPut(key, value));
   const SortedPut one{key, value};
   Status s = db_->writer_->PutSorted(&one, 1);
@@ -288,7 +286,7 @@ Status WriteTxn::PutOnly(Slice key, Slice value) {
   return s;
 }
 
-Status WriteTxn::ApplyPuts() {
+PBTREE_HOT Status WriteTxn::ApplyPuts() {
   if (!failed_.ok()) return failed_;
   if (db_->put_buffer_->empty()) return Status::OK();
   db_->pager_->readers().Refresh(db_->writer_slot_);
@@ -331,7 +329,7 @@ uint64_t WriteTxn::Count() {
   return db_->work_->entries;
 }
 
-Status WriteTxn::Commit() {
+PBTREE_HOT Status WriteTxn::Commit() {
   if (!open_) return Status::InvalidArgument("write transaction already ended");
   ApplyPuts();
   db_->pager_->readers().Refresh(db_->writer_slot_);

@@ -9,6 +9,7 @@
 #include <cstring>
 
 #include "engines/pbtree/format.h"
+#include "engines/pbtree/hot.h"
 
 namespace pbtree {
 
@@ -222,7 +223,7 @@ void FreeMap::EncodeMapPage(uint32_t index, uint8_t* page) const {
   }
 }
 
-void FreeMap::Commit(uint64_t txn_id) {
+PBTREE_HOT void FreeMap::Commit(uint64_t txn_id) {
   for (uint32_t p : freed_committed_) pending_.push_back(Pending{txn_id, p});
   freed_committed_.clear();
   for (uint32_t index : dirty_indexes_) {

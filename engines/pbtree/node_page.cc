@@ -5,6 +5,8 @@
 #include <cassert>
 #include <cstring>
 
+#include "engines/pbtree/hot.h"
+
 namespace pbtree {
 namespace {
 
@@ -36,8 +38,18 @@ uint32_t NodePage::BlockOf(uint32_t pos) const {
   return lo;
 }
 
-SeekResult NodePage::Seek(Slice target, uint32_t known) const {
-  return is_leaf() ? SeekIn<true>(target, known) : SeekIn<false>(target, known);
+PBTREE_HOT SeekResult NodePage::Seek(Slice target, uint32_t known) const {
+  return is_leaf() ? SeekLeaf(target, known) : SeekInternal(target, known);
+}
+
+// Out of line and not templates: GCC places a template's instances in
+// sections of their own, outside the hot run (hot.h).
+PBTREE_HOT SeekResult NodePage::SeekLeaf(Slice target, uint32_t known) const {
+  return SeekIn<true>(target, known);
+}
+
+PBTREE_HOT SeekResult NodePage::SeekInternal(Slice target, uint32_t known) const {
+  return SeekIn<false>(target, known);
 }
 
 template <bool kLeaf>
@@ -196,7 +208,7 @@ SeekResult NodePage::SeekIn(Slice target, uint32_t known) const {
   return r;
 }
 
-uint32_t NodePage::FindChildEntry(Slice target, uint32_t* known) const {
+PBTREE_HOT uint32_t NodePage::FindChildEntry(Slice target, uint32_t* known) const {
   const uint32_t inherited = known != nullptr ? *known : 0;
   SeekResult r = Seek(target, inherited);
   // The first key of an internal page is empty, so prev is set unless the
@@ -242,8 +254,8 @@ void NodePage::RemoveRestart(uint32_t index) {
   EncodeFixed16(page_ + kOffRestarts, static_cast<uint16_t>(nr - 1));
 }
 
-bool NodePage::Insert(const SeekResult& at, Slice key, EntryValue value,
-                      uint32_t restart_interval) {
+PBTREE_HOT bool NodePage::Insert(const SeekResult& at, Slice key, EntryValue value,
+                                 uint32_t restart_interval) {
   const bool leaf = is_leaf();
   const uint32_t end = data_end();
   const uint32_t pos = at.pos;

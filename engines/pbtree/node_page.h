@@ -198,8 +198,10 @@ class NodePage {
   void InsertRestart(uint32_t index, uint32_t offset);
   void RemoveRestart(uint32_t index);
   // Seek for one kind of page (the kind decides each entry's layout).
+  SeekResult SeekLeaf(Slice target, uint32_t known) const;
+  SeekResult SeekInternal(Slice target, uint32_t known) const;
   template <bool kLeaf>
-  SeekResult SeekIn(Slice target, uint32_t known) const;
+  [[gnu::always_inline]] inline SeekResult SeekIn(Slice target, uint32_t known) const;
 
   uint8_t* page_;
   uint32_t page_size_;

@@ -7,6 +7,8 @@
 #include <cstdlib>
 #include <new>
 
+#include "engines/pbtree/hot.h"
+
 namespace pbtree {
 
 PageCache::PageCache(uint32_t page_size, size_t capacity_pages, uint64_t max_pages,
@@ -233,7 +235,7 @@ void PageCache::PublishDirtyLocked(Frame* f, uint32_t page_no) {
   SetSlot(page_no, f->data());
 }
 
-Frame* PageCache::AddVersion(uint32_t page_no, uint64_t version) {
+PBTREE_HOT Frame* PageCache::AddVersion(uint32_t page_no, uint64_t version) {
   std::lock_guard lock(mu_);
   Frame* f = TakeFrame();
   Frame* previous = Frame::Of(Find(page_no));
@@ -296,7 +298,7 @@ void PageCache::MarkClean(const std::vector<uint32_t>& pages) {
   }
 }
 
-void PageCache::MarkPinned(const std::vector<uint32_t>& pages) {
+PBTREE_HOT void PageCache::MarkPinned(const std::vector<uint32_t>& pages) {
   for (uint32_t p : pages) {
     uint8_t* data = Find(p);
     if (data == nullptr) continue;

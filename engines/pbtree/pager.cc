@@ -12,6 +12,7 @@
 #include <climits>
 #include <cstring>
 
+#include "engines/pbtree/hot.h"
 #include "engines/pbtree/node_page.h"
 
 namespace pbtree {
@@ -118,7 +119,7 @@ Pager::Pager(std::string path, const PagerOptions& options, int fd, const Meta& 
   Publish();
 }
 
-void Pager::Publish() {
+PBTREE_HOT void Pager::Publish() {
   // A sequence lock: readers retry while the count is odd or has moved.
   const uint64_t seq = snapshot_seq_.load(std::memory_order_relaxed);
   snapshot_seq_.store(seq + 1, std::memory_order_relaxed);
@@ -404,7 +405,7 @@ void Pager::AdviseChunkOnce(uint32_t page_no) {
                   POSIX_FADV_WILLNEED);
 }
 
-Status Pager::BeginWrite(bool replay) {
+PBTREE_HOT Status Pager::BeginWrite(bool replay) {
   if (options_.read_only && !replay) return Status::NotSupported(path_ + ": opened read-only");
   if (!sticky_error_.ok()) return sticky_error_;
   // First: its full fence comes before anything is read (pager.h).
@@ -424,7 +425,7 @@ void Pager::NewPage(uint32_t* page_no, uint8_t** page) {
   *page = f->data();
 }
 
-Status Pager::MakeWritable(uint32_t page_no, uint32_t* page_no_out, uint8_t** page) {
+PBTREE_HOT Status Pager::MakeWritable(uint32_t page_no, uint32_t* page_no_out, uint8_t** page) {
   Frame* f = cache_.Lookup(page_no);
   if (f != nullptr && f->dirty) {
     *page_no_out = page_no;
@@ -563,7 +564,7 @@ Status Pager::WriteMeta(const Meta& meta) {
   return WritePages(&one, meta.txn_id);
 }
 
-void Pager::DropFreedUnflushed(uint64_t oldest_snapshot, bool no_readers) {
+PBTREE_HOT void Pager::DropFreedUnflushed(uint64_t oldest_snapshot, bool no_readers) {
   auto unread = [&](uint64_t txn_id) { return no_readers || txn_id <= oldest_snapshot; };
   const bool drop = !freed_unflushed_.empty() && unread(freed_unflushed_.front().txn_id);
   // Replaced versions leave in groups: one lock and one stamp here, and one
@@ -589,7 +590,7 @@ void Pager::DropFreedUnflushed(uint64_t oldest_snapshot, bool no_readers) {
   cache_.Evict(scratch_drop_);
 }
 
-void Pager::QueueReplaced(uint64_t txn_id) {
+PBTREE_HOT void Pager::QueueReplaced(uint64_t txn_id) {
   for (uint32_t p : dirty_pages_) {
     Frame* f = cache_.Lookup(p);
     if (f == nullptr) continue;  // dirty pages are cached: never
@@ -604,7 +605,7 @@ void Pager::QueueFreedUnflushed(uint64_t txn_id) {
   for (uint32_t p : scratch_in_memory_) freed_unflushed_.push_back(FreedUnflushed{txn_id, p});
 }
 
-void Pager::CopyPage(uint8_t* to, const uint8_t* from) const {
+PBTREE_HOT void Pager::CopyPage(uint8_t* to, const uint8_t* from) const {
   const PageType type = GetPageType(from);
   if (type == PageType::kLeaf || type == PageType::kInternal) {
     // The free space between the entries and the restart array is left as
@@ -623,7 +624,7 @@ void Pager::CopyPage(uint8_t* to, const uint8_t* from) const {
   std::memcpy(to, from, page_size_);
 }
 
-void Pager::SetUnflushed(uint32_t p, bool on) {
+PBTREE_HOT void Pager::SetUnflushed(uint32_t p, bool on) {
   if ((p >> 6) >= unflushed_bits_.size()) {
     if (!on) return;
     unflushed_bits_.resize(std::max<size_t>((p >> 6) + 1, unflushed_bits_.size() * 2), 0);
@@ -641,7 +642,7 @@ void Pager::SetUnflushed(uint32_t p, bool on) {
   }
 }
 
-void Pager::CompactDirty() {
+PBTREE_HOT void Pager::CompactDirty() {
   std::sort(dirty_pages_.begin(), dirty_pages_.end());
   dirty_pages_.erase(std::unique(dirty_pages_.begin(), dirty_pages_.end()), dirty_pages_.end());
   size_t n = 0;
@@ -652,8 +653,8 @@ void Pager::CompactDirty() {
   dirty_pages_.resize(n);
 }
 
-void Pager::SplitFreed(bool hold, std::vector<uint32_t>* in_memory,
-                       std::vector<uint32_t>* on_disk) {
+PBTREE_HOT void Pager::SplitFreed(bool hold, std::vector<uint32_t>* in_memory,
+                                  std::vector<uint32_t>* on_disk) {
   std::vector<uint32_t>* freed = free_map_.mutable_freed_committed();
   size_t keep = 0;
   for (uint32_t p : *freed) {
@@ -679,7 +680,8 @@ void Pager::SplitFreed(bool hold, std::vector<uint32_t>* in_memory,
   }
 }
 
-Status Pager::Commit(uint32_t root, uint32_t depth, uint64_t entries, std::string* log_record) {
+PBTREE_HOT Status Pager::Commit(uint32_t root, uint32_t depth, uint64_t entries,
+                                std::string* log_record) {
   if (log_record != nullptr && log_ != nullptr && !options_.read_only &&
       log_->bytes() + log_record->size() <= options_.wal_checkpoint_bytes &&
       unflushed_live_ + dirty_pages_.size() <= checkpoint_pages_) {
@@ -692,7 +694,8 @@ Status Pager::CommitReplayed(uint32_t root, uint32_t depth, uint64_t entries) {
   return LogCommit(root, depth, entries, nullptr);
 }
 
-Status Pager::LogCommit(uint32_t root, uint32_t depth, uint64_t entries, std::string* log_record) {
+PBTREE_HOT Status Pager::LogCommit(uint32_t root, uint32_t depth, uint64_t entries,
+                                   std::string* log_record) {
   const uint64_t txn = committed_.txn_id + 1;
   if (log_record != nullptr) {
     Status s = log_->Append(txn, log_record);

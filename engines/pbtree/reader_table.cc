@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "engines/pbtree/hot.h"
+
 namespace pbtree {
 namespace {
 
@@ -98,7 +100,7 @@ uint64_t ReaderTable::SafeStamp() const {
   return safe;
 }
 
-uint64_t ReaderTable::OldestSnapshot() const {
+PBTREE_HOT uint64_t ReaderTable::OldestSnapshot() const {
   std::atomic_thread_fence(std::memory_order_seq_cst);
   uint64_t oldest = kNoSnapshot;
   ForEachUsed([&](const ReaderSlot& s) {

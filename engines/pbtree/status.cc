@@ -4,6 +4,14 @@
 
 namespace pbtree {
 
+Status Status::Corruption(std::string msg) { return Status(Code::kCorruption, std::move(msg)); }
+Status Status::InvalidArgument(std::string msg) {
+  return Status(Code::kInvalidArgument, std::move(msg));
+}
+Status Status::IOError(std::string msg) { return Status(Code::kIOError, std::move(msg)); }
+Status Status::Busy(std::string msg) { return Status(Code::kBusy, std::move(msg)); }
+Status Status::NotSupported(std::string msg) { return Status(Code::kNotSupported, std::move(msg)); }
+
 Status Status::FromErrno(std::string_view context, int errno_value) {
   std::string msg(context);
   msg += ": ";
