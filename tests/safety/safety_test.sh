@@ -141,7 +141,7 @@ name = "get"
 op = "get"
 count = 1000
 TOML
-  expect 1 "space" "$KVBENCH" run big.toml --engines sqlite,lmdb --quiet --out o7 --data-dir small
+  expect 1 "space" "$KVBENCH" run big.toml --engines sqlite,lmdb,pbtree --quiet --out o7 --data-dir small
   grep -q "phase 'load' failed" err.txt || fail "no phase failure on stderr: $(cat err.txt)"
   python3 - o7/results.json << 'PY' || fail "results.json: $(cat o7/results.json | head -c 2000)"
 import json, sys
