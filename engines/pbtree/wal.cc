@@ -17,8 +17,14 @@
 namespace pbtree {
 namespace {
 
-// Preallocation step without sync, and the largest step with sync=commit.
+// The mapping's step, and the largest preallocation step with sync=commit.
 constexpr uint64_t kPreallocateBytes = 4u << 20;
+// The preallocation step without sync: zeros written 256 KiB at a time. The
+// commit that writes them waits ~0.1 ms, where 4 MiB at once stalled it for
+// 1-3 ms. A hole or fallocate's unwritten extents instead cost 1.7-3.4x as
+// much over the appends: a store into them faults through the file system
+// (docs/reproductions.md, eleventh round).
+constexpr uint64_t kUnsyncedStepBytes = 256u << 10;
 // The first step with sync=commit; each later one is the log's size so far
 // (up to kPreallocateBytes), so the log doubles (see Preallocate).
 constexpr uint64_t kFirstSyncStepBytes = 64u << 10;
@@ -178,21 +184,6 @@ Status WriteAheadLog::Recover(uint64_t checkpoint_txn,
   return Status::OK();
 }
 
-bool WriteAheadLog::Reserve(uint64_t target) {
-  // Without sync the log is written through its mapping, which only needs
-  // the file to reach `target` with its blocks reserved (a store into a hole
-  // of a full disk would be a SIGBUS, not an error). fallocate reserves them
-  // without writing: writing 4 MiB of zeros instead stalled the one commit
-  // that needed the room for 1-3 ms (docs/reproductions.md, eleventh round).
-  // A file system without fallocate gets the zeros.
-  int err;
-  do {
-    err = ::posix_fallocate(fd_, static_cast<off_t>(file_size_),
-                            static_cast<off_t>(target - file_size_));
-  } while (err == EINTR);
-  return err == 0;
-}
-
 PBTREE_HOT Status WriteAheadLog::Preallocate(uint64_t end) {
   if (end <= file_size_) return Status::OK();
   // With sync, the file grows by its own size (64 KiB first, 4 MiB at most
@@ -202,7 +193,7 @@ PBTREE_HOT Status WriteAheadLog::Preallocate(uint64_t end) {
   // crash's commit-1 phase starts every repetition from a new database).
   // Each step's fdatasync also commits the journal (the size and the block
   // map change), so the steps stay few: log2 of the log's size.
-  uint64_t target = RoundUp(end, kPreallocateBytes);
+  uint64_t target = RoundUp(end, kUnsyncedStepBytes);
   if (sync_) {
     const uint64_t grow = std::clamp(file_size_, kFirstSyncStepBytes, kPreallocateBytes);
     target = RoundUp(std::max(end, file_size_ + grow), kBlockBytes);
@@ -211,14 +202,10 @@ PBTREE_HOT Status WriteAheadLog::Preallocate(uint64_t end) {
   // after the writes that create them, and fdatasync writes back whole
   // folios, so zeros written 1 MiB at a time made every synced commit write
   // 1 MiB (kvbench crash: 1,004 MiB written for 1,000 one-key commits).
-  if (!sync_ && Reserve(target)) {
-    file_size_ = target;
-    return Status::OK();
-  }
-  const size_t step = sync_ ? kBlockBytes : size_t{1} << 20;
-  std::vector<uint8_t> zeros(step, 0);
+  static const std::vector<uint8_t> zeros(64u << 10, 0);
+  const size_t step = sync_ ? kBlockBytes : zeros.size();
   for (uint64_t off = file_size_; off < target;) {
-    const size_t n = static_cast<size_t>(std::min<uint64_t>(zeros.size(), target - off));
+    const size_t n = static_cast<size_t>(std::min<uint64_t>(step, target - off));
     const ssize_t w = ::pwrite(fd_, zeros.data(), n, static_cast<off_t>(off));
     if (w < 0 && errno == EINTR) continue;
     if (w <= 0) return Status::FromErrno("write " + path_, w < 0 ? errno : EIO);

@@ -112,16 +112,13 @@ class WriteAheadLog {
   // grows the file (a mapped store past its end would fault) nor, with sync,
   // makes fdatasync write the file's size and block map (only the commits
   // that extend it do; with sync the file doubles, from 64 KiB to steps of
-  // 4 MiB, so they are few). With sync, by written zeros, a block at a time;
-  // without, by fallocate (Reserve), or zeros where the file system has none.
-  // (Extending it with ftruncate instead, a hole, made one-key commits
-  // slower: a store into a hole of the mapping faults through the file
-  // system's read path and block reservation. And a full disk would then be
-  // a SIGBUS at that store instead of an error here.)
+  // 4 MiB, so they are few). The extension is written zeros: with sync a
+  // block at a time, without in steps of 256 KiB (kUnsyncedStepBytes).
+  // (Extending it with ftruncate or fallocate instead, a hole or unwritten
+  // extents, made appends slower: a store into either faults through the
+  // file system, where the zeros' pages are in the page cache already. And
+  // a full disk would be a SIGBUS at a store into a hole, not an error.)
   Status Preallocate(uint64_t end);
-  // Without sync: extends the file to `target` with fallocate (false when
-  // the file system cannot).
-  bool Reserve(uint64_t target);
   void Map(uint64_t max_bytes);
 
   std::string path_;
