@@ -138,6 +138,9 @@ class TreeWriter {
   // way. Leaves: an equal key's value is replaced. Internal pages: items are
   // (separator, child) pairs. path_ below `index` is stale afterwards.
   Status MergeIntoNode(size_t index, const Item* items, size_t n);
+  // A run of one item into the leaf where it is (Pager::WriteInPlace), when
+  // the pager allows it and it fits; *done false otherwise, nothing changed.
+  Status PutInPlace(const Item& item, bool* done);
   // MergeIntoNode's second way: the page's entries and the items merged and
   // built into full pages (a long function, kept out of the hot one-key path).
   Status RebuildNode(size_t index, const Item* items, size_t n);

@@ -61,7 +61,6 @@ PBTREE_HOT Status TreeWriter::PutSorted(const SortedPut* puts, size_t n) {
     }
     bool has_upper = false;
     PBTREE_RETURN_IF_ERROR(Descend(first.key, 0, &upper_, &has_upper));
-    PBTREE_RETURN_IF_ERROR(MakeLeafWritable());
     // Every put below the leaf's upper bound goes into the leaf; one that
     // needs the long way (an overflow value) ends the run.
     const size_t end = has_upper ? GallopBelow(puts, i, n, upper_) : n;
@@ -71,7 +70,12 @@ PBTREE_HOT Status TreeWriter::PutSorted(const SortedPut* puts, size_t n) {
       if (p.key.size() > kMaxKeySize || p.value.size() > max_inline) break;
       run_.push_back(Item{p.key, EntryValue{static_cast<uint32_t>(p.value.size()) << 1, p.value}});
     }
-    PBTREE_RETURN_IF_ERROR(MergeIntoNode(path_.size() - 1, run_.data(), run_.size()));
+    bool in_place = false;
+    if (run_.size() == 1) PBTREE_RETURN_IF_ERROR(PutInPlace(run_[0], &in_place));
+    if (!in_place) {
+      PBTREE_RETURN_IF_ERROR(MakeLeafWritable());
+      PBTREE_RETURN_IF_ERROR(MergeIntoNode(path_.size() - 1, run_.data(), run_.size()));
+    }
     // Every page kept its number and place (the leaf took the run in place,
     // as a new version or a dirty page): the next descent may start here.
     finger_valid_ = pager_->page_changes() == descent_changes_;
@@ -80,7 +84,7 @@ PBTREE_HOT Status TreeWriter::PutSorted(const SortedPut* puts, size_t n) {
   return Status::OK();
 }
 
-PBTREE_HOT Status TreeWriter::MergeIntoNode(size_t index, const Item* items, size_t n) {
+Status TreeWriter::MergeIntoNode(size_t index, const Item* items, size_t n) {
   uint8_t* data = pager_->DirtyData(path_[index].page);
   NodePage node(data, page_size_);
   const bool leaf = node.is_leaf();
@@ -112,6 +116,29 @@ PBTREE_HOT Status TreeWriter::MergeIntoNode(size_t index, const Item* items, siz
     if (old.field & 1) PBTREE_RETURN_IF_ERROR(FreeOverflow(old));
     if (!r.exact && leaf) ++tree_->entries;
   }
+  return Status::OK();
+}
+
+PBTREE_HOT Status TreeWriter::PutInPlace(const Item& item, bool* done) {
+  *done = false;
+  const uint32_t page_no = path_.back().page;
+  uint8_t* data;
+  PBTREE_RETURN_IF_ERROR(pager_->WriteInPlace(page_no, &data));
+  if (data == nullptr) return Status::OK();
+  NodePage leaf(data, page_size_);
+  const SeekResult r = leaf.Seek(item.key, known_);
+  // Replacing a value held in overflow pages frees them after, which can
+  // fail: that goes the usual way. So does a put that does not fit (Insert
+  // and ReplaceValue change nothing then).
+  const bool in = r.exact
+                      ? (leaf.Entry(r.pos).field & 1) == 0 && leaf.ReplaceValue(r.pos, item.value)
+                      : leaf.Insert(r, item.key, item.value, options_.leaf_restart_interval);
+  if (!in) {
+    pager_->UndoInPlace(page_no);
+    return Status::OK();
+  }
+  if (!r.exact) ++tree_->entries;
+  *done = true;
   return Status::OK();
 }
 

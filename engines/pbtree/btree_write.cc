@@ -89,7 +89,7 @@ Status TreeWriter::MakePathWritable() {
   return Status::OK();
 }
 
-PBTREE_HOT Status TreeWriter::MakeLeafWritable() {
+Status TreeWriter::MakeLeafWritable() {
   if (!pager_->KeepsNumber(path_.back().page)) return MakePathWritable();
   uint32_t page_no;
   uint8_t* data;

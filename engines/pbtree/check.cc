@@ -207,6 +207,7 @@ Status DB::GetStats(Stats* stats) {
   stats->write_calls = c.write_calls;
   stats->syncs = c.syncs;
   stats->commits = c.commits;
+  stats->in_place_commits = c.in_place_commits;
   stats->recovered_from_bad_meta = pager_->recovered_from_bad_meta();
   stats->huge_mapping = pager_->huge_mapping();
   return Status::OK();

@@ -16,7 +16,7 @@
 // (this thread's, which other processes on the machine do not inflate as
 // much as the wall time) and the pager's counters; for a profile run it
 // under `perf record -g`.
-#include <time.h>
+#include <sys/resource.h>
 
 #include <chrono>
 #include <cstdio>
@@ -44,10 +44,20 @@ double Seconds(std::chrono::steady_clock::time_point since) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - since).count();
 }
 
-double ThreadCpuSeconds() {
-  timespec ts;
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-  return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
+// This thread's user and system CPU seconds and minor page faults.
+struct ThreadUsage {
+  double user = 0;
+  double system = 0;
+  long minor_faults = 0;
+};
+
+ThreadUsage GetThreadUsage() {
+  rusage ru{};
+  getrusage(RUSAGE_THREAD, &ru);
+  const auto seconds = [](const timeval& tv) {
+    return static_cast<double>(tv.tv_sec) + static_cast<double>(tv.tv_usec) * 1e-6;
+  };
+  return ThreadUsage{seconds(ru.ru_utime), seconds(ru.ru_stime), ru.ru_minflt};
 }
 
 int Fail(const pbtree::Status& s) {
@@ -104,12 +114,12 @@ int main(int argc, char** argv) {
   pbtree::Stats before;
   db->GetStats(&before);
   start = std::chrono::steady_clock::now();
-  const double cpu_start = ThreadCpuSeconds();
+  const ThreadUsage usage_start = GetThreadUsage();
   for (uint64_t i = 0; i < commits; ++i) {
     if (!(s = db->Put(committed_key(i), value)).ok()) return Fail(s);
   }
   const double one = Seconds(start);
-  const double cpu = ThreadCpuSeconds() - cpu_start;
+  const ThreadUsage usage_end = GetThreadUsage();
   // Counters before GetStats, whose checkpoint writes pages too.
   const auto close_start = std::chrono::steady_clock::now();
   pbtree::Stats after;
@@ -119,11 +129,16 @@ int main(int argc, char** argv) {
   std::printf("%llu one-key commits (%s, %s): %.0f commits/s, %.2f us each\n",
               static_cast<unsigned long long>(commits), sync ? "sync=commit" : "sync=none",
               wal ? "wal" : "nowal", commits / one, one * 1e6 / commits);
-  std::printf("cpu time of the commits: %.2f us each\n", cpu * 1e6 / commits);
   const double n = static_cast<double>(commits);
-  std::printf("per commit: %.2f pages written, %.2f write calls, %.2f syncs\n",
+  std::printf("cpu time of the commits: %.2f us each (user %.2f, system %.2f), %.3f minor faults\n",
+              (usage_end.user + usage_end.system - usage_start.user - usage_start.system) * 1e6 / n,
+              (usage_end.user - usage_start.user) * 1e6 / n,
+              (usage_end.system - usage_start.system) * 1e6 / n,
+              (usage_end.minor_faults - usage_start.minor_faults) / n);
+  std::printf("per commit: %.2f pages written, %.2f write calls, %.2f syncs; %.2f in place\n",
               (after.pages_written - before.pages_written) / n,
-              (after.write_calls - before.write_calls) / n, (after.syncs - before.syncs) / n);
+              (after.write_calls - before.write_calls) / n, (after.syncs - before.syncs) / n,
+              (after.in_place_commits - before.in_place_commits) / n);
   std::printf("checkpoint and stats walk after the commits: %.3f s\n", checkpoint);
   s = db->Check();
   if (!s.ok()) return Fail(s);

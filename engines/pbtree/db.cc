@@ -149,7 +149,7 @@ uint64_t DB::Count() const { return pager_->snapshot().entries; }
 // lives on the stack.
 PBTREE_HOT Status DB::Put(Slice key, Slice value) {
   WriteTxn txn(this);
-  PBTREE_RETURN_IF_ERROR(StartWrite(&txn));
+  PBTREE_RETURN_IF_ERROR(StartWrite(&txn, /*one_key=*/true));
   PBTREE_RETURN_IF_ERROR(txn.PutOnly(key, value));
   return txn.Commit();
 }
@@ -161,7 +161,7 @@ Status DB::Delete(Slice key) {
   return txn.Commit();
 }
 
-PBTREE_HOT Status DB::StartWrite(WriteTxn* txn) {
+PBTREE_HOT Status DB::StartWrite(WriteTxn* txn, bool one_key) {
   txn->open_ = false;  // until the pager agrees, destroying it must not abort
   bool idle = false;
   if (!writing_.compare_exchange_strong(idle, true, std::memory_order_acquire)) {
@@ -174,7 +174,11 @@ PBTREE_HOT Status DB::StartWrite(WriteTxn* txn) {
   ReaderTable& readers = pager_->readers();
   if (writer_slot_ == nullptr) writer_slot_ = readers.Acquire();
   readers.Announce(writer_slot_);
-  Status s = pager_->BeginWrite();
+  // A one-key commit may change its leaf in place (pager.h, "In place"):
+  // its log record is complete before the tree changes (WriteTxn::StartPut).
+  log_record_->Clear();
+  const InPlaceRequest in_place{writer_slot_, log_record_->bytes()};
+  Status s = pager_->BeginWrite(/*replay=*/false, one_key ? &in_place : nullptr);
   if (!s.ok()) {
     readers.Leave(writer_slot_);
     writing_.store(false, std::memory_order_release);
@@ -182,13 +186,13 @@ PBTREE_HOT Status DB::StartWrite(WriteTxn* txn) {
   }
   *work_ = CommittedTree(*pager_);
   ++work_version_;
-  log_record_->Clear();
   txn->open_ = true;
   active_write_ = txn;
   return Status::OK();
 }
 
 void DB::EndWrite() {
+  pager_->EndWrite();  // after the commit's Publish: readers waiting may go on
   active_write_ = nullptr;
   ++work_version_;
   pager_->readers().Leave(writer_slot_);

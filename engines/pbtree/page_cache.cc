@@ -235,7 +235,7 @@ void PageCache::PublishDirtyLocked(Frame* f, uint32_t page_no) {
   SetSlot(page_no, f->data());
 }
 
-PBTREE_HOT Frame* PageCache::AddVersion(uint32_t page_no, uint64_t version) {
+Frame* PageCache::AddVersion(uint32_t page_no, uint64_t version) {
   std::lock_guard lock(mu_);
   Frame* f = TakeFrame();
   Frame* previous = Frame::Of(Find(page_no));

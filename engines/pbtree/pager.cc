@@ -405,11 +405,18 @@ void Pager::AdviseChunkOnce(uint32_t page_no) {
                   POSIX_FADV_WILLNEED);
 }
 
-PBTREE_HOT Status Pager::BeginWrite(bool replay) {
+PBTREE_HOT Status Pager::BeginWrite(bool replay, const InPlaceRequest* in_place) {
   if (options_.read_only && !replay) return Status::NotSupported(path_ + ": opened read-only");
   if (!sticky_error_.ok()) return sticky_error_;
   // First: its full fence comes before anything is read (pager.h).
-  const uint64_t oldest = readers_.OldestSnapshot();
+  uint64_t oldest;
+  if (in_place != nullptr && log_ != nullptr && !options_.sync_on_commit) {
+    oldest =
+        readers_.ScanForWriter(in_place->writer_slot, alone_last_, &alone_last_, &in_place_raised_);
+    in_place_log_ = in_place->log_record;
+  } else {
+    oldest = readers_.OldestSnapshot();
+  }
   DropFreedUnflushed(oldest == kNoSnapshot ? 0 : oldest, oldest == kNoSnapshot);
   free_map_.ReleasePending(oldest == kNoSnapshot ? 0 : oldest, oldest == kNoSnapshot);
   dirty_pages_.clear();
@@ -425,7 +432,7 @@ void Pager::NewPage(uint32_t* page_no, uint8_t** page) {
   *page = f->data();
 }
 
-PBTREE_HOT Status Pager::MakeWritable(uint32_t page_no, uint32_t* page_no_out, uint8_t** page) {
+Status Pager::MakeWritable(uint32_t page_no, uint32_t* page_no_out, uint8_t** page) {
   Frame* f = cache_.Lookup(page_no);
   if (f != nullptr && f->dirty) {
     *page_no_out = page_no;
@@ -468,6 +475,43 @@ PBTREE_HOT Status Pager::MakeWritable(uint32_t page_no, uint32_t* page_no_out, u
   return Status::OK();
 }
 
+PBTREE_HOT Status Pager::WriteInPlace(uint32_t page_no, uint8_t** page) {
+  *page = nullptr;
+  if (!in_place_raised_ || !dirty_pages_.empty()) return Status::OK();
+  Frame* f = cache_.Lookup(page_no);
+  const size_t record = in_place_log_->size();
+  // The commit must be a logged one (Commit's test, with this page dirty)
+  // whose record cannot fail to go in.
+  bool cannot_fail = false;
+  if (f != nullptr && !f->dirty && IsUnflushed(page_no) &&
+      f->older.load(std::memory_order_relaxed) == nullptr &&
+      log_->bytes() + record <= options_.wal_checkpoint_bytes &&
+      unflushed_live_ + 1 <= checkpoint_pages_) {
+    PBTREE_RETURN_IF_ERROR(log_->Reserve(record, &cannot_fail));
+  }
+  if (!cannot_fail) {
+    // The usual way: readers need not wait for it.
+    EndWrite();
+    return Status::OK();
+  }
+  in_place_taken_ = true;
+  in_place_version_ = f->version;
+  f->dirty = true;
+  f->version = committed_.txn_id + 1;
+  dirty_pages_.push_back(page_no);
+  *page = f->data();
+  return Status::OK();
+}
+
+void Pager::UndoInPlace(uint32_t page_no) {
+  Frame* f = cache_.Lookup(page_no);
+  f->dirty = false;
+  f->version = in_place_version_;
+  dirty_pages_.pop_back();
+  in_place_taken_ = false;
+  EndWrite();
+}
+
 void Pager::FreePage(uint32_t page_no) {
   ++page_changes_;
   Frame* f = cache_.Lookup(page_no);
@@ -485,6 +529,16 @@ void Pager::FreePage(uint32_t page_no) {
 
 void Pager::Abort() {
   ++page_changes_;
+  if (in_place_taken_) {
+    // Changed in place and not committed (WriteInPlace's checks make this
+    // unreachable): the change cannot be undone, so nothing more is
+    // committed, and no checkpoint writes it; reopening recovers the file.
+    Frame* f = cache_.Lookup(dirty_pages_.front());
+    f->dirty = false;
+    dirty_pages_.erase(dirty_pages_.begin());
+    in_place_taken_ = false;
+    sticky_error_ = Status::Corruption(path_ + ": a change made in place could not be committed");
+  }
   for (uint32_t p : dirty_pages_) {
     const Frame* f = cache_.Lookup(p);
     if (f == nullptr || !f->dirty) continue;
@@ -605,7 +659,7 @@ void Pager::QueueFreedUnflushed(uint64_t txn_id) {
   for (uint32_t p : scratch_in_memory_) freed_unflushed_.push_back(FreedUnflushed{txn_id, p});
 }
 
-PBTREE_HOT void Pager::CopyPage(uint8_t* to, const uint8_t* from) const {
+void Pager::CopyPage(uint8_t* to, const uint8_t* from) const {
   const PageType type = GetPageType(from);
   if (type == PageType::kLeaf || type == PageType::kInternal) {
     // The free space between the entries and the restart array is left as
@@ -728,6 +782,8 @@ PBTREE_HOT Status Pager::LogCommit(uint32_t root, uint32_t depth, uint64_t entri
   // file, which keeps them until the next checkpoint.
   cache_.Evict(freed_by_commit_);
   ++counters_.commits;
+  counters_.in_place_commits += in_place_taken_;
+  in_place_taken_ = false;
   cache_.Shrink();
   return Status::OK();
 }

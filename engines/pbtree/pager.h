@@ -33,10 +33,12 @@
 // read or allocate (which may evict it and reuse its memory at once, as a
 // single-threaded cache would). Callers therefore never keep a page pointer
 // across their own next page read. A reader reads the version of each page
-// that its snapshot saw (Read's `view`). Committed bytes never change: the
-// writer writes into frames of its own (a new page, or a new version of an
-// unflushed page, below) and publishes a commit with one snapshot record
-// (PinLatest, snapshot()); until then no reader sees its frames.
+// that its snapshot saw (Read's `view`). Committed bytes never change while
+// a reader can see them: the writer writes into frames of its own (a new
+// page, or a new version of an unflushed page, below) and publishes a commit
+// with one snapshot record (PinLatest, snapshot()); until then no reader sees
+// its frames. (A one-key commit with no reader there changes its leaf in
+// place, and readers that arrive meanwhile wait for it: "In place", below.)
 //
 // Commits through the log (PagerOptions::wal, the default; format in wal.h).
 // A commit whose writes fit in one log record (Commit's `log_record`) writes
@@ -62,6 +64,17 @@
 //     only once no reader older than that remains, as usual);
 //   - an unflushed page freed again was never in the file and is reusable as
 //     soon as no reader can reach it; its frame stays pinned until then.
+//
+// In place. A one-key commit (DB::Put) may change its leaf where it is,
+// without a new version, when nothing can see the change before it is
+// committed and nothing can undo it after: no other reader slot is announced
+// or pinned (the in-place flag of reader_table.h keeps new readers out until
+// the commit is published), the leaf is unflushed and has no older version,
+// it is the transaction's first change, and the commit will be a logged one
+// that cannot fail (no sync, the record's room in the log reserved before the
+// change). The leaf then takes the put or the transaction goes the usual way
+// with nothing changed (WriteInPlace, UndoInPlace). Copying the leaf was a
+// sixth of such a commit's instructions and most of its cache misses.
 // Opening finds the last checkpoint's meta as below; the DB then replays the
 // log's records after it (DB::OpenPager) and writes a checkpoint.
 //
@@ -129,6 +142,14 @@ struct PagerCounters {
   uint64_t write_calls = 0;
   uint64_t syncs = 0;
   uint64_t commits = 0;
+  uint64_t in_place_commits = 0;  // of them, commits that changed their leaf in place
+};
+
+// BeginWrite's request to let the transaction change a page in place (see
+// "In place" above).
+struct InPlaceRequest {
+  const ReaderSlot* writer_slot;  // the transaction's own slot (announced)
+  const std::string* log_record;  // complete: its size is the commit's record's
 };
 
 // fsync of the directory holding `path` (makes a create or rename durable).
@@ -231,8 +252,22 @@ class Pager {
   // read-only handle); the caller guarantees there is at most one. Before
   // it reads anything it issues a full fence (ReaderTable::OldestSnapshot),
   // which also serves a reader slot the caller announced just before
-  // (ReaderTable::Announce).
-  Status BeginWrite(bool replay = false);
+  // (ReaderTable::Announce). With `in_place`, raises the in-place flag when
+  // no other reader is there; EndWrite lowers it.
+  Status BeginWrite(bool replay = false, const InPlaceRequest* in_place = nullptr);
+  // The transaction has ended (committed or rolled back).
+  void EndWrite() {
+    if (in_place_raised_) {
+      readers_.LowerInPlace();
+      in_place_raised_ = false;
+    }
+  }
+  // page_no's committed bytes, to be changed in place, or nullptr when this
+  // transaction may not (see "In place" above); an error only from
+  // reserving the log's room (nothing changed then).
+  Status WriteInPlace(uint32_t page_no, uint8_t** page);
+  // Gives back WriteInPlace's page before any byte of it changed.
+  void UndoInPlace(uint32_t page_no);
   bool IsDirty(uint32_t page_no) {
     Frame* f = page_no < 2 ? nullptr : cache_.Lookup(page_no);
     return f != nullptr && f->dirty;
@@ -415,6 +450,15 @@ class Pager {
   std::vector<uint8_t> map_buffer_;  // free-map pages being written
   std::vector<std::pair<uint32_t, uint8_t*>> write_list_;
   Status sticky_error_;
+  // In place (see above): the flag is raised for this transaction; the last
+  // scan found no other reader (the flag is raised only then, so that
+  // readers that stay are not made to load a line the writer keeps writing);
+  // the page taken and its version before.
+  bool in_place_raised_ = false;
+  bool alone_last_ = true;
+  const std::string* in_place_log_ = nullptr;
+  bool in_place_taken_ = false;
+  uint64_t in_place_version_ = 0;
   PagerCounters counters_;
   uint64_t page_changes_ = 0;
   // Read-around on a cache miss (see AdviseChunkOnce): one flag per chunk.

@@ -24,8 +24,10 @@
 // Threads: reads scale across threads. Any number of threads may read at once
 // (DB::Get, DB::NewCursor, DB::Count, DB::BeginRead, and the ReadTxns and
 // Cursors these hand out), while one thread at a time writes (BeginWrite and
-// its WriteTxn, DB::Put, DB::Delete): readers take no lock and never wait for
-// the writer, and each sees whole commits only. A ReadTxn or Cursor is used by
+// its WriteTxn, DB::Put, DB::Delete): readers take no lock, and each sees
+// whole commits only. They never wait for the writer, but for a reader that
+// arrives while a DB::Put that found no reader changes its leaf in place: it
+// waits until that commit is published (about a microsecond). A ReadTxn or Cursor is used by
 // one thread at a time (it may move between threads); a WriteTxn and its
 // cursors by the writing thread. A second concurrent BeginWrite gets Busy.
 // Reorganize, Check, GetStats and the destructor need the DB to themselves:
@@ -153,6 +155,7 @@ struct Stats {
   uint64_t write_calls = 0;
   uint64_t syncs = 0;
   uint64_t commits = 0;
+  uint64_t in_place_commits = 0;  // one-key commits that changed their leaf in place
   // The newest meta page was invalid at Open (a torn commit) and the previous
   // one was used.
   bool recovered_from_bad_meta = false;
@@ -377,7 +380,8 @@ class DB {
   Status ReplayLog();
   // Check and GetStats walk the file: a checkpoint first.
   Status CheckpointForWalk();
-  Status StartWrite(WriteTxn* txn);
+  // `one_key`: DB::Put's transaction, which may change its leaf in place.
+  Status StartWrite(WriteTxn* txn, bool one_key = false);
   void EndWrite();
   // A cursor owning `slot` over the snapshot it pins.
   std::unique_ptr<Cursor> SnapshotCursor(ReaderSlot* slot, uint32_t root, uint32_t depth);

@@ -1,6 +1,7 @@
 #include "engines/pbtree/reader_table.h"
 
 #include <algorithm>
+#include <thread>
 
 #include "engines/pbtree/hot.h"
 
@@ -107,6 +108,37 @@ PBTREE_HOT uint64_t ReaderTable::OldestSnapshot() const {
     oldest = std::min(oldest, s.snapshot.load(std::memory_order_acquire));
   });
   return oldest;
+}
+
+PBTREE_HOT uint64_t ReaderTable::ScanForWriter(const ReaderSlot* own, bool raise, bool* alone,
+                                               bool* raised) {
+  if (raise) in_place_writer_.store(ThisThread(), std::memory_order_relaxed);
+  std::atomic_thread_fence(std::memory_order_seq_cst);
+  uint64_t oldest = kNoSnapshot;
+  bool others = false;
+  ForEachUsed([&](const ReaderSlot& s) {
+    oldest = std::min(oldest, s.snapshot.load(std::memory_order_acquire));
+    others = others || (&s != own && s.epoch.load(std::memory_order_acquire) != 0);
+  });
+  *alone = !others && oldest == kNoSnapshot;
+  *raised = raise && *alone;
+  if (raise && !*alone) in_place_writer_.store(nullptr, std::memory_order_relaxed);
+  return oldest;
+}
+
+void ReaderTable::WaitForInPlaceWriter() const {
+  const void* me = ThisThread();
+  for (uint32_t spins = 0;; ++spins) {
+    const void* writer = in_place_writer_.load(std::memory_order_acquire);
+    if (writer == nullptr || writer == me) return;
+    if (spins < 256) {
+#if defined(__x86_64__) || defined(__i386__)
+      __builtin_ia32_pause();
+#endif
+    } else {
+      std::this_thread::yield();  // the writer may be off its core
+    }
+  }
 }
 
 size_t ReaderTable::PinnedCount() const {

@@ -24,6 +24,16 @@
 //   across its own next page read (pager.h), so a thread may reuse what it
 //   evicted itself at once, as a single-threaded cache would.
 //
+// - the in-place flag: while no other slot is announced or pinned, a one-key
+//   commit may change its leaf where it is instead of copying it (Pager's
+//   "In place"). The writer raises the flag, issues a full fence and scans
+//   the slots (ScanForWriter); a reader announces itself, issues a full fence
+//   and reads the flag (Enter). So either the writer sees the reader and
+//   copies as usual, or the reader sees the flag and waits, before it reads
+//   a page, until the writer has published the commit and lowered the flag
+//   (about a microsecond; Dekker's handshake). The writer's own thread never
+//   waits for itself.
+//
 // Slots live in blocks of 64 that are freed only with the table, so a slot
 // pointer stays valid and the table grows without a lock. Each slot has a
 // cache line of its own: a reader writes only its own line.
@@ -64,6 +74,7 @@ class ReaderTable {
   void Enter(ReaderSlot* slot) {
     Announce(slot);
     std::atomic_thread_fence(std::memory_order_seq_cst);
+    if (in_place_writer_.load(std::memory_order_relaxed) != nullptr) WaitForInPlaceWriter();
   }
   // Enter without its fence, for a caller that issues a full fence itself
   // before it reads a page (the writer: Pager::BeginWrite's, one fence where
@@ -95,6 +106,14 @@ class ReaderTable {
   // The oldest pinned snapshot (kNoSnapshot when none). Issues the full fence
   // that pairs with the readers' (see above).
   uint64_t OldestSnapshot() const;
+  // The writer's OldestSnapshot. With `raise`, raises the in-place flag for
+  // the calling thread before the fence, and keeps it raised only when no
+  // slot but `own` is announced and none is pinned (returns whether it is
+  // raised). *alone: whether that was so, raised or not.
+  uint64_t ScanForWriter(const ReaderSlot* own, bool raise, bool* alone, bool* raised);
+  // Lowers the in-place flag (release: the commit's changes happen before a
+  // waiting reader goes on).
+  void LowerInPlace() { in_place_writer_.store(nullptr, std::memory_order_release); }
   // Slots with a pinned snapshot.
   size_t PinnedCount() const;
 
@@ -109,10 +128,17 @@ class ReaderTable {
   // Slot `index`, appending blocks up to it when `grow` (else nullptr past the end).
   ReaderSlot* Slot(uint32_t index, bool grow);
 
+  // Spins, then yields, until the in-place flag is lowered (or is the
+  // calling thread's own).
+  void WaitForInPlaceWriter() const;
+
   Block first_;
   // Slots [0, used_) may be owned; scans stop there.
   std::atomic<uint32_t> used_{0};
   std::atomic<uint64_t> epoch_{1};
+  // The thread whose commit changes pages in place; null when none. On a line
+  // of its own: readers load it in every Enter.
+  alignas(64) std::atomic<const void*> in_place_writer_{nullptr};
 };
 
 // A slot held for the length of one read call (DB::Get, ReadTxn::Get).

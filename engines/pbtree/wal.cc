@@ -247,6 +247,15 @@ PBTREE_HOT Status WriteAheadLog::Append(uint64_t txn_id, std::string* record) {
   return Status::OK();
 }
 
+PBTREE_HOT Status WriteAheadLog::Reserve(size_t bytes, bool* cannot_fail) {
+  const uint64_t end = offset_ + bytes;
+  *cannot_fail = false;
+  if (sync_ || end > map_bytes_) return Status::OK();
+  PBTREE_RETURN_IF_ERROR(Preallocate(end));
+  *cannot_fail = true;
+  return Status::OK();
+}
+
 Status WriteAheadLog::Sync() {
   if (fd_ < 0) return Status::OK();
   if (::fdatasync(fd_) != 0) return Status::FromErrno("fdatasync " + path_, errno);

@@ -94,6 +94,10 @@ class WriteAheadLog {
   // Writes the record (header filled in here) at the end of the log; with
   // sync, fdatasyncs it.
   Status Append(uint64_t txn_id, std::string* record);
+  // Makes room for a record of `bytes` at the end. *cannot_fail: Append of a
+  // record that long then cannot fail either (no sync, and it goes into the
+  // mapping, which the file now covers).
+  Status Reserve(size_t bytes, bool* cannot_fail);
   // The records so far are covered by a checkpoint: the next goes to offset 0.
   void Reset() { offset_ = 0; }
   // Shrinks the file to nothing (after a checkpoint, on close and before a
