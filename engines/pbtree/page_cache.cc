@@ -91,6 +91,24 @@ void PageCache::AddSlab() {
   }
 }
 
+void PageCache::AdoptMemory(PageCache* old) {
+  if (old->frame_bytes_ != frame_bytes_) return;
+  std::lock_guard lock(mu_);
+  for (const auto& [base, bytes] : old->slabs_) {
+    slabs_.emplace_back(base, bytes);
+    // On top of the stack: used before this cache's own untouched memory.
+    for (size_t n = bytes / frame_bytes_; n > 0; --n) {
+      unused_.push_back(
+          reinterpret_cast<Frame*>(static_cast<uint8_t*>(base) + (n - 1) * frame_bytes_));
+    }
+  }
+  old->slabs_.clear();
+  old->frames_.clear();
+  old->unused_.clear();
+  old->spare_.clear();
+  old->retired_.clear();
+}
+
 Frame* PageCache::Allocate() {
   if (unused_.empty()) AddSlab();
   Frame* f = new (unused_.back()) Frame();

@@ -180,6 +180,8 @@ class Pager {
   PagerCounters counters() const;
   const FreeMap& free_map() const { return free_map_; }
   size_t cached_pages() const { return cache_.frames_in_use(); }
+  // Takes the memory of `old`'s page cache for this one's (PageCache::AdoptMemory).
+  void AdoptCacheMemory(Pager* old) { cache_.AdoptMemory(&old->cache_); }
 
   // The last commit, read consistently by any thread (not pinned).
   Snapshot snapshot() const;

@@ -262,6 +262,8 @@ Status DB::Reorganize() {
     OpenPagerWriter();
     return s.WithContext("reopen after reorganize");
   }
+  // The new pager's frames reuse the old one's memory, which is faulted in.
+  pager_->AdoptCacheMemory(old.get());
   if (options_.sync == SyncMode::kCommit) PBTREE_RETURN_IF_ERROR(SyncDirectoryOf(path_));
   return Status::OK();
 }
