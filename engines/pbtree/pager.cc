@@ -736,6 +736,9 @@ PBTREE_HOT void Pager::SplitFreed(bool hold, std::vector<uint32_t>* in_memory,
 
 PBTREE_HOT Status Pager::Commit(uint32_t root, uint32_t depth, uint64_t entries,
                                 std::string* log_record) {
+  // Raised but not used (the put went another way than WriteInPlace): readers
+  // need not wait for this commit, which may be a checkpoint.
+  if (in_place_raised_ && !in_place_taken_) EndWrite();
   if (log_record != nullptr && log_ != nullptr && !options_.read_only &&
       log_->bytes() + log_record->size() <= options_.wal_checkpoint_bytes &&
       unflushed_live_ + dirty_pages_.size() <= checkpoint_pages_) {
