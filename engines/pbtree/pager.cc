@@ -411,8 +411,9 @@ PBTREE_HOT Status Pager::BeginWrite(bool replay, const InPlaceRequest* in_place)
   // First: its full fence comes before anything is read (pager.h).
   uint64_t oldest;
   if (in_place != nullptr && log_ != nullptr && !options_.sync_on_commit) {
-    oldest =
-        readers_.ScanForWriter(in_place->writer_slot, alone_last_, &alone_last_, &in_place_raised_);
+    const bool raise = alone_last_;
+    oldest = readers_.ScanForWriter(in_place->writer_slot, raise, &alone_last_);
+    in_place_raised_ = raise && alone_last_;
     in_place_log_ = in_place->log_record;
   } else {
     oldest = readers_.OldestSnapshot();
@@ -484,9 +485,7 @@ PBTREE_HOT Status Pager::WriteInPlace(uint32_t page_no, uint8_t** page) {
   // whose record cannot fail to go in.
   bool cannot_fail = false;
   if (f != nullptr && !f->dirty && IsUnflushed(page_no) &&
-      f->older.load(std::memory_order_relaxed) == nullptr &&
-      log_->bytes() + record <= options_.wal_checkpoint_bytes &&
-      unflushed_live_ + 1 <= checkpoint_pages_) {
+      f->older.load(std::memory_order_relaxed) == nullptr && CommitsThroughLog(record, 1)) {
     PBTREE_RETURN_IF_ERROR(log_->Reserve(record, &cannot_fail));
   }
   if (!cannot_fail) {
@@ -739,9 +738,7 @@ PBTREE_HOT Status Pager::Commit(uint32_t root, uint32_t depth, uint64_t entries,
   // Raised but not used (the put went another way than WriteInPlace): readers
   // need not wait for this commit, which may be a checkpoint.
   if (in_place_raised_ && !in_place_taken_) EndWrite();
-  if (log_record != nullptr && log_ != nullptr && !options_.read_only &&
-      log_->bytes() + log_record->size() <= options_.wal_checkpoint_bytes &&
-      unflushed_live_ + dirty_pages_.size() <= checkpoint_pages_) {
+  if (log_record != nullptr && CommitsThroughLog(log_record->size(), dirty_pages_.size())) {
     return LogCommit(root, depth, entries, log_record);
   }
   return CheckpointCommit(root, depth, entries);

@@ -318,6 +318,14 @@ class Pager {
 
  private:
   Pager(std::string path, const PagerOptions& options, int fd, const Meta& meta);
+  // Commit's choice: a transaction with `dirty` pages and a log record of
+  // `record_bytes` commits through the log (else by checkpoint). WriteInPlace
+  // relies on the same test.
+  bool CommitsThroughLog(size_t record_bytes, size_t dirty) const {
+    return log_ != nullptr && !options_.read_only &&
+           log_->bytes() + record_bytes <= options_.wal_checkpoint_bytes &&
+           unflushed_live_ + dirty <= checkpoint_pages_;
+  }
   // Makes committed_ what readers see.
   void Publish();
   Status LoadFreeMap();

@@ -110,8 +110,7 @@ PBTREE_HOT uint64_t ReaderTable::OldestSnapshot() const {
   return oldest;
 }
 
-PBTREE_HOT uint64_t ReaderTable::ScanForWriter(const ReaderSlot* own, bool raise, bool* alone,
-                                               bool* raised) {
+PBTREE_HOT uint64_t ReaderTable::ScanForWriter(const ReaderSlot* own, bool raise, bool* alone) {
   if (raise) in_place_writer_.store(ThisThread(), std::memory_order_relaxed);
   std::atomic_thread_fence(std::memory_order_seq_cst);
   uint64_t oldest = kNoSnapshot;
@@ -121,7 +120,6 @@ PBTREE_HOT uint64_t ReaderTable::ScanForWriter(const ReaderSlot* own, bool raise
     others = others || (&s != own && s.epoch.load(std::memory_order_acquire) != 0);
   });
   *alone = !others && oldest == kNoSnapshot;
-  *raised = raise && *alone;
   if (raise && !*alone) in_place_writer_.store(nullptr, std::memory_order_relaxed);
   return oldest;
 }

@@ -108,9 +108,9 @@ class ReaderTable {
   uint64_t OldestSnapshot() const;
   // The writer's OldestSnapshot. With `raise`, raises the in-place flag for
   // the calling thread before the fence, and keeps it raised only when no
-  // slot but `own` is announced and none is pinned (returns whether it is
-  // raised). *alone: whether that was so, raised or not.
-  uint64_t ScanForWriter(const ReaderSlot* own, bool raise, bool* alone, bool* raised);
+  // slot but `own` is announced and none is pinned (*alone, whether raised
+  // or not).
+  uint64_t ScanForWriter(const ReaderSlot* own, bool raise, bool* alone);
   // Lowers the in-place flag (release: the commit's changes happen before a
   // waiting reader goes on).
   void LowerInPlace() { in_place_writer_.store(nullptr, std::memory_order_release); }
