@@ -267,7 +267,8 @@ bool ParseVersioned(Slice value, uint64_t* v) {
 // in this small cache) to round v one at a time. In even rounds readers work
 // without a pause (the writer mostly copies). Odd rounds start once every
 // reader waits for the next round, so the writer is alone and changes leaves
-// in place, and the readers come back in while it still does. Each snapshot
+// in place, and the readers come back in while it still does. An even round
+// ends once some reader has finished a check in it. Each snapshot
 // must show the keys, in the order written, at versions that do not grow and
 // span at most one round (v, ..., v, v-1, ..., v-1); Gets of one key never go
 // back.
@@ -276,7 +277,9 @@ TEST_P(ConcurrencyTest, OneKeyCommitsInPlaceShowReadersWholeCommitsInOrder) {
   constexpr int kReaders = 3;
   group_.resize(10);
   std::atomic<int> round{0};
-  std::atomic<int> away{0};  // readers waiting for the next round, or ended
+  std::atomic<int> away{0};         // readers waiting for the next round, or ended
+  std::atomic<int> ended{0};        // readers that ended
+  std::atomic<uint64_t> checks{0};  // checks passed, all readers
   std::atomic<bool> stop{false};
   auto check_snapshot = [&](const std::vector<uint64_t>& versions, Findings* out) {
     for (size_t i = 1; i < versions.size(); ++i) {
@@ -299,8 +302,10 @@ TEST_P(ConcurrencyTest, OneKeyCommitsInPlaceShowReadersWholeCommitsInOrder) {
         continue;
       }
       if (!check(out)) break;
+      ++checks;
     }
     ++away;
+    ++ended;
   };
   auto transaction_check = [&](Findings* out) {
     std::unique_ptr<ReadTxn> txn;
@@ -353,11 +358,15 @@ TEST_P(ConcurrencyTest, OneKeyCommitsInPlaceShowReadersWholeCommitsInOrder) {
   ASSERT_TRUE(db_->GetStats(&before).ok());
   Status written;
   for (int v = 1; v <= kRounds && written.ok(); ++v) {
+    const uint64_t checks_before = checks.load();
     round.store(v);
     while (v % 2 == 1 && away.load() < kReaders) std::this_thread::yield();
     for (const std::string& key : group_) {
       written = db_->Put(key, Versioned(static_cast<uint64_t>(v)));
       if (!written.ok()) break;
+    }
+    while (v % 2 == 0 && checks.load() == checks_before && ended.load() < kReaders) {
+      std::this_thread::yield();
     }
   }
   StopReaders(&stop, &threads, {&txns, &cursors, &gets});
