@@ -24,6 +24,18 @@ TEST(CodingTest, FixedAndVarintRoundTrip) {
   EXPECT_EQ(DecodeFixed32(buf), 0x01020304u);
   EncodeFixed64(buf, 0x0102030405060708ull);
   EXPECT_EQ(DecodeFixed64(buf), 0x0102030405060708ull);
+  const uint8_t le64[8] = {8, 7, 6, 5, 4, 3, 2, 1};
+  EXPECT_EQ(std::memcmp(buf, le64, 8), 0);
+  EncodeFixed16(buf, 0x0102);
+  EXPECT_EQ(buf[0], 0x02);
+  EXPECT_EQ(buf[1], 0x01);
+  EXPECT_EQ(DecodeFixed16(buf), 0x0102u);
+  // Unaligned places read and write the same bytes.
+  uint8_t wide[16] = {};
+  EncodeFixed32(wide + 3, 0xa1b2c3d4);
+  EXPECT_EQ(wide[3], 0xd4);
+  EXPECT_EQ(wide[6], 0xa1);
+  EXPECT_EQ(DecodeFixed32(wide + 3), 0xa1b2c3d4u);
   for (uint32_t v : {0u, 1u, 127u, 128u, 300u, 16383u, 16384u, 0xffffffffu}) {
     uint8_t* end = EncodeVarint32(buf, v);
     EXPECT_EQ(end - buf, VarintLength(v));
@@ -60,6 +72,15 @@ TEST(Crc32cTest, KnownValues) {
     for (size_t off : {0u, 1u, 5u}) {
       EXPECT_EQ(crc32c::Extend(0x1234, big.data() + off, n),
                 crc32c::ExtendPortableForTest(0x1234, big.data() + off, n))
+          << n << "@" << off;
+    }
+  }
+  // And at every length a log record has (the one chain's 32-byte steps and
+  // its 8/4/2/1-byte tail).
+  for (size_t n = 0; n <= 400; ++n) {
+    for (size_t off : {0u, 3u}) {
+      ASSERT_EQ(crc32c::Extend(0x5678, big.data() + off, n),
+                crc32c::ExtendPortableForTest(0x5678, big.data() + off, n))
           << n << "@" << off;
     }
   }
