@@ -118,9 +118,9 @@ SeekResult NodePage::SeekIn(Slice target, uint32_t known) const {
   // the search last found above the target (block + 1).
   r.next_lcp = static_cast<uint32_t>(above_lcp);
   // The scan stops halfway through the block on average.
-  const uint32_t prefetch_end = std::min(block_end, restart_offset(block) + 8 * 64);
-  for (uint32_t line = restart_offset(block) + 64; line < prefetch_end; line += 64) {
-    __builtin_prefetch(page_ + line);
+  const uint8_t* const prefetch_end = page_ + std::min(block_end, restart_offset(block) + 8 * 64);
+  for (const uint8_t* line = page_ + restart_offset(block) + 64; line < prefetch_end; line += 64) {
+    __builtin_prefetch(line);
   }
 
   // Scan the block keeping m = common prefix of the last key below the target
@@ -140,14 +140,27 @@ SeekResult NodePage::SeekIn(Slice target, uint32_t known) const {
   }
   while (pos < block_end) {
     if (in_block > 0) {
-      // Most entries of a scan share more than m bytes and are stepped over:
-      // with one-byte lengths (the common case) that needs their first
-      // bytes only, not a decoded EntryView. (A loop of its own, so that
-      // the compiler keeps it in registers.)
+      // Most entries of a scan are stepped over without a decoded EntryView:
+      // with one-byte lengths (the common case) their first four bytes
+      // decide. An entry sharing more than m bytes with the key before it
+      // is below the target; so is one sharing exactly m whose first suffix
+      // byte is below the target's byte m (the key's first m bytes are the
+      // target's, so its common prefix with the target stays m): keys that
+      // share a long prefix and then differ early, as URLs in one directory
+      // do, give many of those. (A loop of its own, so that the compiler
+      // keeps it in registers.) The target's byte m; with no such byte, no
+      // first byte is below it.
+      const uint32_t target_byte = m < tn ? t[m] : 0;
       uint32_t at = pos, before = prev, stepped = 0;
       for (;;) {
         const uint32_t word = DecodeFixed32(page_ + at);
-        if ((word & 0xff) <= m || !ShortHeader(word, leaf)) break;
+        if (!ShortHeader(word, leaf)) break;
+        const uint32_t shared = word & 0xff;
+        // Sharing fewer bytes, or a first byte not below the target's: the
+        // full comparison below decides. (An entry after a block's first
+        // always has a suffix: keys strictly increase, so none is a prefix
+        // of the key before it.)
+        if (shared < m || (shared == m && FirstSuffixByte(word, leaf) >= target_byte)) break;
         before = at;
         at += ShortEntrySize(word, leaf);
         ++stepped;

@@ -224,6 +224,12 @@ inline uint32_t ShortEntrySize(uint32_t word, bool leaf) {
   return 3 + unshared + ((field & 1) ? 4 : (field >> 1));
 }
 
+// The first byte of the suffix of an entry with a ShortHeader, from its first
+// four bytes (when the suffix is not empty).
+inline uint8_t FirstSuffixByte(uint32_t word, bool leaf) {
+  return static_cast<uint8_t>(leaf ? word >> 24 : word >> 16);
+}
+
 inline uint32_t NodePage::NextAt(uint32_t pos, bool leaf) const {
   const uint32_t word = DecodeFixed32(page_ + pos);
   if (ShortHeader(word, leaf)) return pos + ShortEntrySize(word, leaf);
