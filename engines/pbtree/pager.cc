@@ -696,6 +696,13 @@ PBTREE_HOT void Pager::SetUnflushed(uint32_t p, bool on) {
 }
 
 PBTREE_HOT void Pager::CompactDirty() {
+  if (dirty_pages_.size() <= 1) {  // a one-page commit (most one-key ones): nothing to sort
+    if (!dirty_pages_.empty()) {
+      Frame* f = cache_.Lookup(dirty_pages_[0]);
+      if (f == nullptr || !f->dirty) dirty_pages_.clear();
+    }
+    return;
+  }
   std::sort(dirty_pages_.begin(), dirty_pages_.end());
   dirty_pages_.erase(std::unique(dirty_pages_.begin(), dirty_pages_.end()), dirty_pages_.end());
   size_t n = 0;
@@ -709,6 +716,7 @@ PBTREE_HOT void Pager::CompactDirty() {
 PBTREE_HOT void Pager::SplitFreed(bool hold, std::vector<uint32_t>* in_memory,
                                   std::vector<uint32_t>* on_disk) {
   std::vector<uint32_t>* freed = free_map_.mutable_freed_committed();
+  if (freed->empty() && (!hold || in_memory->empty())) return;  // nothing freed
   size_t keep = 0;
   for (uint32_t p : *freed) {
     if (IsUnflushed(p)) {

@@ -226,7 +226,7 @@ PBTREE_HOT Status WriteAheadLog::Append(uint64_t txn_id, std::string* record) {
   EncodeFixed64(r + 16, kLogMagic);
   EncodeFixed32(r, RecordCrc(r, payload));
   const uint64_t end = offset_ + record->size();
-  PBTREE_RETURN_IF_ERROR(Preallocate(end));
+  if (end > file_size_) PBTREE_RETURN_IF_ERROR(Preallocate(end));
   if (end <= map_bytes_) {
     std::memcpy(map_ + offset_, r, record->size());
     offset_ = end;
@@ -251,7 +251,7 @@ PBTREE_HOT Status WriteAheadLog::Reserve(size_t bytes, bool* cannot_fail) {
   const uint64_t end = offset_ + bytes;
   *cannot_fail = false;
   if (sync_ || end > map_bytes_) return Status::OK();
-  PBTREE_RETURN_IF_ERROR(Preallocate(end));
+  if (end > file_size_) PBTREE_RETURN_IF_ERROR(Preallocate(end));
   *cannot_fail = true;
   return Status::OK();
 }
