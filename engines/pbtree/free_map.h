@@ -83,6 +83,7 @@ class FreeMap {
   void Abort();
 
   uint64_t pending_pages() const;
+  bool has_pending() const { return !pending_.empty(); }
 
  private:
   void EnsureBits(uint32_t pages);

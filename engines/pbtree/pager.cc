@@ -418,8 +418,13 @@ PBTREE_HOT Status Pager::BeginWrite(bool replay, const InPlaceRequest* in_place)
   } else {
     oldest = readers_.OldestSnapshot();
   }
-  DropFreedUnflushed(oldest == kNoSnapshot ? 0 : oldest, oldest == kNoSnapshot);
-  free_map_.ReleasePending(oldest == kNoSnapshot ? 0 : oldest, oldest == kNoSnapshot);
+  // Most commits find nothing to retire or release: say so without the calls.
+  if (!freed_unflushed_.empty() || replaced_.size() >= kRetireGroup) {
+    DropFreedUnflushed(oldest == kNoSnapshot ? 0 : oldest, oldest == kNoSnapshot);
+  }
+  if (free_map_.has_pending()) {
+    free_map_.ReleasePending(oldest == kNoSnapshot ? 0 : oldest, oldest == kNoSnapshot);
+  }
   dirty_pages_.clear();
   return Status::OK();
 }
