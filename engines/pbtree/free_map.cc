@@ -114,7 +114,7 @@ void FreeMap::MarkIndexDirty(uint32_t p) {
   }
 }
 
-void FreeMap::ReleasePending(uint64_t oldest_snapshot, bool no_readers) {
+void FreeMap::ReleasePendingPages(uint64_t oldest_snapshot, bool no_readers) {
   while (!pending_.empty() && (no_readers || pending_.front().txn_id <= oldest_snapshot)) {
     SetReusable(pending_.front().page, true);
     pending_.pop_front();

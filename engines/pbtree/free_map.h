@@ -48,8 +48,10 @@ class FreeMap {
   const std::vector<uint32_t>& map_pages() const { return map_pages_; }
 
   // Makes pages freed by transactions <= `oldest_snapshot` reusable (every
-  // pending page when `no_readers`).
-  void ReleasePending(uint64_t oldest_snapshot, bool no_readers);
+  // pending page when `no_readers`). Inline: most commits find none pending.
+  void ReleasePending(uint64_t oldest_snapshot, bool no_readers) {
+    if (!pending_.empty()) ReleasePendingPages(oldest_snapshot, no_readers);
+  }
 
   // Write transaction. Allocate returns the lowest reusable page, or grows the
   // file by one page. FreeCommitted frees a page of the committed state;
@@ -83,9 +85,9 @@ class FreeMap {
   void Abort();
 
   uint64_t pending_pages() const;
-  bool has_pending() const { return !pending_.empty(); }
 
  private:
+  void ReleasePendingPages(uint64_t oldest_snapshot, bool no_readers);
   void EnsureBits(uint32_t pages);
   void SetFree(uint32_t page_no, bool free);
   void SetReusable(uint32_t page_no, bool reusable);

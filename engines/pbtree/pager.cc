@@ -418,13 +418,8 @@ PBTREE_HOT Status Pager::BeginWrite(bool replay, const InPlaceRequest* in_place)
   } else {
     oldest = readers_.OldestSnapshot();
   }
-  // Most commits find nothing to retire or release: say so without the calls.
-  if (!freed_unflushed_.empty() || replaced_.size() >= kRetireGroup) {
-    DropFreedUnflushed(oldest == kNoSnapshot ? 0 : oldest, oldest == kNoSnapshot);
-  }
-  if (free_map_.has_pending()) {
-    free_map_.ReleasePending(oldest == kNoSnapshot ? 0 : oldest, oldest == kNoSnapshot);
-  }
+  DropFreedUnflushed(oldest == kNoSnapshot ? 0 : oldest, oldest == kNoSnapshot);
+  free_map_.ReleasePending(oldest == kNoSnapshot ? 0 : oldest, oldest == kNoSnapshot);
   dirty_pages_.clear();
   return Status::OK();
 }
@@ -622,7 +617,7 @@ Status Pager::WriteMeta(const Meta& meta) {
   return WritePages(&one, meta.txn_id);
 }
 
-PBTREE_HOT void Pager::DropFreedUnflushed(uint64_t oldest_snapshot, bool no_readers) {
+void Pager::DropUnreachable(uint64_t oldest_snapshot, bool no_readers) {
   auto unread = [&](uint64_t txn_id) { return no_readers || txn_id <= oldest_snapshot; };
   const bool drop = !freed_unflushed_.empty() && unread(freed_unflushed_.front().txn_id);
   // Replaced versions leave in groups: one lock and one stamp here, and one

@@ -380,8 +380,12 @@ class Pager {
   // move to held_ (commit through the log) and are listed in `on_disk`.
   void SplitFreed(bool hold, std::vector<uint32_t>* in_memory, std::vector<uint32_t>* on_disk);
   // Drops the frames of freed unflushed pages and replaced versions that no
-  // reader can reach.
-  void DropFreedUnflushed(uint64_t oldest_snapshot, bool no_readers);
+  // reader can reach. Inline: most commits find neither waiting.
+  void DropFreedUnflushed(uint64_t oldest_snapshot, bool no_readers) {
+    if (freed_unflushed_.empty() && replaced_.size() < kRetireGroup) return;
+    DropUnreachable(oldest_snapshot, no_readers);
+  }
+  void DropUnreachable(uint64_t oldest_snapshot, bool no_readers);
   // Queues the versions that the committing transaction `txn_id` replaced
   // (its dirty pages that are new versions) until no reader older remains.
   void QueueReplaced(uint64_t txn_id);

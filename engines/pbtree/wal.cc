@@ -184,8 +184,7 @@ Status WriteAheadLog::Recover(uint64_t checkpoint_txn,
   return Status::OK();
 }
 
-PBTREE_HOT Status WriteAheadLog::Preallocate(uint64_t end) {
-  if (end <= file_size_) return Status::OK();
+Status WriteAheadLog::Grow(uint64_t end) {
   // With sync, the file grows by its own size (64 KiB first, 4 MiB at most
   // per step): a fresh log's first commit wrote and synced 4 MiB of zeros,
   // 20-25 ms on this VM's disk (a 4 KiB write loop and its fdatasync,
@@ -226,7 +225,7 @@ PBTREE_HOT Status WriteAheadLog::Append(uint64_t txn_id, std::string* record) {
   EncodeFixed64(r + 16, kLogMagic);
   EncodeFixed32(r, RecordCrc(r, payload));
   const uint64_t end = offset_ + record->size();
-  if (end > file_size_) PBTREE_RETURN_IF_ERROR(Preallocate(end));
+  PBTREE_RETURN_IF_ERROR(Preallocate(end));
   if (end <= map_bytes_) {
     std::memcpy(map_ + offset_, r, record->size());
     offset_ = end;
@@ -251,7 +250,7 @@ PBTREE_HOT Status WriteAheadLog::Reserve(size_t bytes, bool* cannot_fail) {
   const uint64_t end = offset_ + bytes;
   *cannot_fail = false;
   if (sync_ || end > map_bytes_) return Status::OK();
-  if (end > file_size_) PBTREE_RETURN_IF_ERROR(Preallocate(end));
+  PBTREE_RETURN_IF_ERROR(Preallocate(end));
   *cannot_fail = true;
   return Status::OK();
 }

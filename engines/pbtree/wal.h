@@ -122,7 +122,9 @@ class WriteAheadLog {
   // extents, made appends slower: a store into either faults through the
   // file system, where the zeros' pages are in the page cache already. And
   // a full disk would be a SIGBUS at a store into a hole, not an error.)
-  Status Preallocate(uint64_t end);
+  // Inline, so that an append with room (almost every one) makes no call.
+  Status Preallocate(uint64_t end) { return end <= file_size_ ? Status::OK() : Grow(end); }
+  Status Grow(uint64_t end);
   void Map(uint64_t max_bytes);
 
   std::string path_;
