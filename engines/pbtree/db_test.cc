@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <filesystem>
 #include <map>
 #include <random>
@@ -597,6 +598,32 @@ TEST_F(DbTest, OneKeyCommitsReuseFreedPages) {
   ASSERT_TRUE(db_->GetStats(&stats).ok());
   EXPECT_LE(stats.pages_written / stats.commits, 12u)
       << "a one-key commit writes its root-to-leaf path, the free map and the meta";
+}
+
+// With no reader open, a one-key commit changes its leaf in place (no copy)
+// unless it splits a page or is its leaf's first change since the last
+// checkpoint. A split copies its leaf and parent as new versions; those
+// versions must leave at the next commit, or each later commit into that
+// leaf copies it again until a group of versions has gathered.
+TEST_F(DbTest, OneKeyCommitsAfterASplitGoInPlaceWithNoReader) {
+  for (int i = 0; i < 2000; ++i) ASSERT_TRUE(db_->Put(UrlKey(i), std::string(40, 'v')).ok());
+  Stats before, after;
+  ASSERT_TRUE(db_->GetStats(&before).ok());  // a checkpoint
+  constexpr int kCommits = 4000;
+  for (int i = kCommits; i > 0; --i) {
+    // Decreasing keys: every commit goes to the front of one leaf, which
+    // splits every few dozen commits and keeps its number.
+    char key[32];
+    std::snprintf(key, sizeof key, "zz/front/%08d", i);
+    ASSERT_TRUE(db_->Put(key, std::string(40, 'a')).ok());
+  }
+  ASSERT_TRUE(db_->GetStats(&after).ok());
+  const uint64_t copied = kCommits - (after.in_place_commits - before.in_place_commits);
+  const uint64_t splits = after.leaf_pages - before.leaf_pages;
+  ASSERT_GT(splits, 40u);
+  // Each split, and the first commit into a leaf after the checkpoint.
+  EXPECT_LE(copied, splits + 4) << splits << " splits";
+  EXPECT_TRUE(db_->Check().ok());
 }
 
 TEST_F(DbTest, TransactionsLargerThanTheCache) {

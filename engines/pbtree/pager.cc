@@ -625,7 +625,10 @@ void Pager::DropUnreachable(uint64_t oldest_snapshot, bool no_readers) {
   // page's replaced versions are older than its freeing, so they all go
   // before it is dropped, and its frame has none behind it.
   // (In txn_id order: when the group's last can go, the group can.)
-  const bool group = replaced_.size() >= kRetireGroup && unread(replaced_[kRetireGroup - 1].txn_id);
+  // With no reader, every replaced version can go.
+  const bool group =
+      no_readers ? !replaced_.empty()
+                 : replaced_.size() >= kRetireGroup && unread(replaced_[kRetireGroup - 1].txn_id);
   if (group || drop) {
     scratch_replaced_.clear();
     while (!replaced_.empty() && unread(replaced_.front().txn_id)) {

@@ -382,8 +382,15 @@ class Pager {
   // Drops the frames of freed unflushed pages and replaced versions that no
   // reader can reach. Inline: most commits find neither waiting.
   void DropFreedUnflushed(uint64_t oldest_snapshot, bool no_readers) {
-    if (freed_unflushed_.empty() && replaced_.size() < kRetireGroup) return;
+    if (freed_unflushed_.empty() && !RetiresVersions(no_readers)) return;
     DropUnreachable(oldest_snapshot, no_readers);
+  }
+  // Whether replaced versions leave now: a full group, or any with no reader
+  // at all. A page with an older version behind it cannot be changed in
+  // place (WriteInPlace), so each commit that changes it would copy it again
+  // until its version leaves: with no reader to wait for, it leaves at once.
+  bool RetiresVersions(bool no_readers) const {
+    return replaced_.size() >= kRetireGroup || (no_readers && !replaced_.empty());
   }
   void DropUnreachable(uint64_t oldest_snapshot, bool no_readers);
   // Queues the versions that the committing transaction `txn_id` replaced
