@@ -348,6 +348,8 @@ class Pager {
   // First read of a mapped page since the open (or since the writer wrote it):
   // the checks ReadChecked makes, on the mapped bytes; then marks it checked.
   Status CheckMapped(uint32_t page_no, const uint8_t** page);
+  // Maps a page of the read mapping and starts loading all its lines.
+  void PrefetchMapped(const uint8_t* data) const;
   // The checks of a page's bytes (checksum, txn id, type and structure).
   Status CheckPage(uint32_t page_no, const uint8_t* buf);
   // Maps the file (mmap_reads) and makes pages below file_size_ readable
