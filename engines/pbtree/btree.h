@@ -106,8 +106,10 @@ class TreeWriter {
   // (InsertIntoParent), without decoding the page or descending again. At
   // the right edge of the tree (a key after the last, path_[index].rightmost)
   // the page is kept full and the entry starts a new page (sequential
-  // inserts). *done false, with nothing changed, when the entry would not fit
-  // its half (large entries): Split's greedy fill does that. path_ below
+  // inserts); a leaf whose last put's key is right before the new one is cut
+  // there (FollowsLastPut). *done false, with nothing changed, when the
+  // entry would not fit its half (large entries): Split's greedy fill does
+  // that. path_ below
   // `index` is stale afterwards, and path_ may have grown a new root.
   Status SplitInTwo(size_t index, Slice key, EntryValue value, bool* done);
   // Adds (separator, child) to the parent of path_[index], splitting it in
@@ -196,6 +198,21 @@ class TreeWriter {
   uint8_t cut_key_[kMaxKeySize];
   uint8_t before_cut_key_[kMaxKeySize];
   std::string split_separators_[kMaxDepth];
+  // The leaf the last one-key put inserted a key into, and a fingerprint of
+  // that key (its size and last eight bytes), or leaf 0 when the last put
+  // inserted nothing. A split of that leaf by a put whose place is right
+  // after that key cuts there (SplitInTwo): puts in increasing order into a
+  // gap between two keys of the tree (seed 001's new keys, a directory at a
+  // time) then fill their leaves, as at the tree's right edge, where a cut
+  // at the middle left each half full and split it again after half as
+  // many puts. (InnoDB's page header keeps the last insert's place for the
+  // same choice.) Only a hint: a stale one costs a split its choice, never
+  // correctness.
+  void NotePut(uint32_t leaf, bool inserted, Slice key);
+  bool FollowsLastPut(const NodePage& node, uint32_t page_no, const SeekResult& r);
+  uint32_t last_put_leaf_ = 0;
+  uint32_t last_put_size_ = 0;
+  uint8_t last_put_tail_[8] = {};  // its last bytes, right-aligned
 };
 
 }  // namespace pbtree

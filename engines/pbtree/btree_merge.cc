@@ -108,6 +108,7 @@ Status TreeWriter::MergeIntoNode(size_t index, const Item* items, size_t n) {
     }
     bool in = r.exact ? node.ReplaceValue(r.pos, item.value)
                       : node.Insert(r, item.key, item.value, interval);
+    if (in && leaf) NotePut(path_[index].page, n == 1 && !r.exact, item.key);
     if (!in && done + 1 == n) {
       // The last item: cut the page in two instead of rebuilding it.
       PBTREE_RETURN_IF_ERROR(SplitInTwo(index, item.key, item.value, &in));
@@ -137,6 +138,7 @@ PBTREE_HOT Status TreeWriter::PutInPlace(const Item& item, bool* done) {
     pager_->UndoInPlace(page_no);
     return Status::OK();
   }
+  NotePut(page_no, !r.exact, item.key);
   if (!r.exact) ++tree_->entries;
   *done = true;
   return Status::OK();

@@ -184,6 +184,29 @@ Status TreeWriter::PutInLeaf(Slice key, EntryValue encoded) {
   return Split(path_.size() - 1, key, encoded);
 }
 
+void TreeWriter::NotePut(uint32_t leaf, bool inserted, Slice key) {
+  last_put_leaf_ = inserted ? leaf : 0;
+  if (!inserted) return;
+  last_put_size_ = static_cast<uint32_t>(key.size());
+  constexpr size_t kTail = sizeof(last_put_tail_);
+  if (key.size() >= kTail) {
+    std::memcpy(last_put_tail_, key.data() + key.size() - kTail, kTail);
+  } else {
+    std::memcpy(last_put_tail_ + kTail - key.size(), key.data(), key.size());
+  }
+}
+
+bool TreeWriter::FollowsLastPut(const NodePage& node, uint32_t page_no, const SeekResult& r) {
+  if (page_no != last_put_leaf_ || r.pos <= kPageHeaderSize) return false;
+  // The entry before the new key's place, compared by its size and the end
+  // of its suffix (no key rebuilt).
+  const EntryView e = node.Entry(r.prev != 0 ? r.prev : PrevEntry(node, r.pos));
+  const size_t n = std::min<size_t>(e.unshared, sizeof(last_put_tail_));
+  return n > 0 && e.shared + e.unshared == last_put_size_ &&
+         std::memcmp(e.suffix + e.unshared - n, last_put_tail_ + sizeof(last_put_tail_) - n, n) ==
+             0;
+}
+
 Status TreeWriter::SplitInTwo(size_t index, Slice key, EntryValue value, bool* done) {
   *done = false;
   const uint32_t page_no = path_[index].page;
@@ -200,10 +223,15 @@ Status TreeWriter::SplitInTwo(size_t index, Slice key, EntryValue value, bool* d
 
   uint32_t new_page;
   uint8_t* new_data;
-  if (!r.exact && r.pos == end && path_[index].rightmost) {
-    // Appending at the right edge of the tree: the page stays full and the
-    // entry starts the next one (an internal page's with the empty key).
+  // Puts in increasing order into this leaf (FollowsLastPut): cut at the
+  // new key's place, so that the left half ends full with it.
+  const bool sequential = leaf && !r.exact && FollowsLastPut(node, page_no, r);
+  if (!r.exact && r.pos == end && (path_[index].rightmost || sequential)) {
+    // Appending at the right edge of the tree, or after the last put at the
+    // end of a leaf: the page stays full and the entry starts the next one
+    // (an internal page's with the empty key).
     pager_->NewPage(&new_page, &new_data);
+    if (leaf) NotePut(new_page, true, key);
     InitPage(new_data, page_size_, GetPageType(data), level);
     NodePage fresh(new_data, page_size_);
     const Slice first = leaf ? key : Slice();
@@ -230,10 +258,15 @@ Status TreeWriter::SplitInTwo(size_t index, Slice key, EntryValue value, bool* d
   const int64_t total = static_cast<int64_t>(end - kPageHeaderSize) + new_size - old_size;
   const int64_t entry_right = kPageHeaderSize + total / 2;         // the entry after the cut
   const int64_t entry_left = entry_right - (new_size - old_size);  // the entry before it
+  // What an insert can need: the entry with its longest header, a restart
+  // slot, and a byte more for the next entry's header.
+  const uint64_t needed = 3 * kMaxVarint32Bytes + 3 + key.size() + value.payload.size();
+  // After the last put, at the new key's place, when the left half can take it.
+  const bool at_put = sequential && node.HeadUsedBytes(r.pos) + needed <= page_size_;
   int64_t target = r.pos;  // the entry is about the middle: cut at it
-  if (r.pos >= entry_right) {
+  if (!at_put && r.pos >= entry_right) {
     target = entry_right;
-  } else if (r.pos < entry_left) {
+  } else if (!at_put && r.pos < entry_left) {
     target = entry_left;
   }
   const uint32_t cut = node.CutNear(static_cast<uint32_t>(
@@ -244,9 +277,6 @@ Status TreeWriter::SplitInTwo(size_t index, Slice key, EntryValue value, bool* d
   const bool into_left = r.exact ? r.pos < cut : r.pos <= cut;
   const uint32_t cut_key_size = node.CopyKey(cut, cut_key_);
   const Slice cut_key(reinterpret_cast<const char*>(cut_key_), cut_key_size);
-  // What an insert can need: the entry with its longest header, a restart
-  // slot, and a byte more for the next entry's header.
-  const uint64_t needed = 3 * kMaxVarint32Bytes + 3 + key.size() + value.payload.size();
   const uint32_t used = into_left ? node.HeadUsedBytes(cut) : node.TailUsedBytes(cut, cut_key_size);
   if (used + needed > page_size_) return Status::OK();
 
@@ -274,6 +304,7 @@ Status TreeWriter::SplitInTwo(size_t index, Slice key, EntryValue value, bool* d
   const bool fits =
       at.exact ? half.ReplaceValue(at.pos, value) : half.Insert(at, key, value, interval);
   if (!fits) return Status::Corruption(pager_->path() + ": a split half cannot take its entry");
+  if (leaf) NotePut(into_left ? page_no : new_page, !at.exact, key);
   *done = true;
   return InsertIntoParent(index, separator, new_page);
 }

@@ -626,6 +626,44 @@ TEST_F(DbTest, OneKeyCommitsAfterASplitGoInPlaceWithNoReader) {
   EXPECT_TRUE(db_->Check().ok());
 }
 
+// Increasing keys put one per commit into a gap between two keys of the
+// tree fill their leaves as full as at the tree's right edge: a leaf whose
+// last put was at its end keeps its entries when the next such put splits
+// it. A put elsewhere in between cuts at the middle as before.
+TEST_F(DbTest, SequentialPutsIntoAGapFillTheirLeaves) {
+  auto key = [](char prefix, int i) {
+    char buf[48];
+    std::snprintf(buf, sizeof buf, "%c/https://example.org/catalog/item-%08d", prefix, i);
+    return std::string(buf);
+  };
+  const std::string value(40, 'v');
+  {
+    std::unique_ptr<WriteTxn> w;
+    ASSERT_TRUE(db_->BeginWrite(&w).ok());
+    for (int i = 0; i < 2000; ++i) {
+      ASSERT_TRUE(w->Put(key('a', i), value).ok());
+      ASSERT_TRUE(w->Put(key('c', i), value).ok());
+    }
+    ASSERT_TRUE(w->Commit().ok());
+  }
+  constexpr int kPuts = 3000;
+  auto leaves_added = [&](char prefix) {
+    Stats before, after;
+    EXPECT_TRUE(db_->GetStats(&before).ok());
+    for (int i = 0; i < kPuts; ++i) EXPECT_TRUE(db_->Put(key(prefix, i), value).ok());
+    EXPECT_TRUE(db_->GetStats(&after).ok());
+    return after.leaf_pages - before.leaf_pages;
+  };
+  const uint64_t gap = leaves_added('b');   // between the a- and c-keys
+  const uint64_t edge = leaves_added('d');  // after every key
+  ASSERT_GT(edge, 30u);
+  // A cut at the middle would leave ~2x as many leaves in the gap.
+  EXPECT_LE(gap, edge + edge / 8 + 2) << "edge " << edge;
+  for (int i = 0; i < kPuts; i += 97) EXPECT_EQ(Get(key('b', i)), value);
+  EXPECT_EQ(db_->Count(), uint64_t{4000 + 2 * kPuts});
+  EXPECT_TRUE(db_->Check().ok());
+}
+
 TEST_F(DbTest, TransactionsLargerThanTheCache) {
   Options options;
   options.cache_bytes = 16 * 4096;  // far below one transaction's dirty pages
