@@ -109,8 +109,8 @@ class TreeWriter {
   // inserts); a leaf whose last put's key is right before the new one is cut
   // there (FollowsLastPut). *done false, with nothing changed, when the
   // entry would not fit its half (large entries): Split's greedy fill does
-  // that. path_ below
-  // `index` is stale afterwards, and path_ may have grown a new root.
+  // that. path_ below `index` is stale afterwards, and path_ may have grown
+  // a new root.
   Status SplitInTwo(size_t index, Slice key, EntryValue value, bool* done);
   // Adds (separator, child) to the parent of path_[index], splitting it in
   // turn when full (a new root above path_[0]).
@@ -202,10 +202,11 @@ class TreeWriter {
   // that key (its size and last eight bytes), or leaf 0 when the last put
   // inserted nothing. A split of that leaf by a put whose place is right
   // after that key cuts there (SplitInTwo): puts in increasing order into a
-  // gap between two keys of the tree (seed 001's new keys, a directory at a
-  // time) then fill their leaves, as at the tree's right edge, where a cut
-  // at the middle left each half full and split it again after half as
-  // many puts. (InnoDB's page header keeps the last insert's place for the
+  // gap between two keys of the tree (a prefix's next records) then fill
+  // their leaves, as at the tree's right edge, where a cut at the middle
+  // left each half full and split it again after half as many puts. (Seed
+  // 001's new keys do not benefit: a directory's files come in random
+  // order.) (InnoDB's page header keeps the last insert's place for the
   // same choice.) Only a hint: a stale one costs a split its choice, never
   // correctness.
   void NotePut(uint32_t leaf, bool inserted, Slice key);

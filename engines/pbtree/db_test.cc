@@ -627,9 +627,10 @@ TEST_F(DbTest, OneKeyCommitsAfterASplitGoInPlaceWithNoReader) {
 }
 
 // Increasing keys put one per commit into a gap between two keys of the
-// tree fill their leaves as full as at the tree's right edge: a leaf whose
-// last put was at its end keeps its entries when the next such put splits
-// it. A put elsewhere in between cuts at the middle as before.
+// tree fill their leaves as full as at the tree's right edge: a split by a
+// put right after the leaf's last put cuts at the new key, which ends the
+// left half (the keys after the gap move to the new page). Any other split
+// cuts at the middle as before.
 TEST_F(DbTest, SequentialPutsIntoAGapFillTheirLeaves) {
   auto key = [](char prefix, int i) {
     char buf[48];
