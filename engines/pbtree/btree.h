@@ -204,10 +204,10 @@ class TreeWriter {
   // after that key cuts there (SplitInTwo): puts in increasing order into a
   // gap between two keys of the tree (a prefix's next records) then fill
   // their leaves, as at the tree's right edge, where a cut at the middle
-  // left each half full and split it again after half as many puts. (Seed
+  // left each half full and split it again after half as many puts; InnoDB's
+  // page header keeps the last insert's place for the same choice. (Seed
   // 001's new keys do not benefit: a directory's files come in random
-  // order.) (InnoDB's page header keeps the last insert's place for the
-  // same choice.) Only a hint: a stale one costs a split its choice, never
+  // order.) Only a hint: a stale one costs a split its choice, never
   // correctness.
   void NotePut(uint32_t leaf, bool inserted, Slice key);
   bool FollowsLastPut(const NodePage& node, uint32_t page_no, const SeekResult& r);

@@ -362,7 +362,7 @@ Status Pager::CheckMapped(uint32_t page_no, const uint8_t** page) {
 void Pager::PrefetchMapped(const uint8_t* data) const {
   const uint8_t first = *static_cast<const volatile uint8_t*>(data);
   static_cast<void>(first);
-  for (uint32_t line = 64; line < page_size_; line += 64) __builtin_prefetch(data + line);
+  PrefetchLines(data, /*whole_page=*/true);
 }
 
 Status Pager::ReadUncached(uint32_t page_no, uint8_t* buf) {
@@ -638,10 +638,9 @@ void Pager::DropUnreachable(uint64_t oldest_snapshot, bool no_readers) {
   // page's replaced versions are older than its freeing, so they all go
   // before it is dropped, and its frame has none behind it.
   // (In txn_id order: when the group's last can go, the group can.)
-  // With no reader, every replaced version can go.
+  // With no reader, every replaced version can go (RetiresVersions).
   const bool group =
-      no_readers ? !replaced_.empty()
-                 : replaced_.size() >= kRetireGroup && unread(replaced_[kRetireGroup - 1].txn_id);
+      RetiresVersions(no_readers) && (no_readers || unread(replaced_[kRetireGroup - 1].txn_id));
   if (group || drop) {
     scratch_replaced_.clear();
     while (!replaced_.empty() && unread(replaced_.front().txn_id)) {

@@ -220,7 +220,11 @@ class Pager {
   void Prefetch(uint32_t page_no, bool whole_page = false) {
     if (page_no < kFirstDataPage) return;
     const uint8_t* data = InMemory(page_no);
-    if (data == nullptr) return;
+    if (data != nullptr) PrefetchLines(data, whole_page);
+  }
+  // The first and last lines of a page (its header and restart array), then
+  // with `whole_page` the lines between.
+  void PrefetchLines(const uint8_t* data, bool whole_page) const {
     __builtin_prefetch(data);
     __builtin_prefetch(data + page_size_ - 64);
     if (whole_page) {
