@@ -112,6 +112,22 @@ class TreeWriter {
   // that. path_ below `index` is stale afterwards, and path_ may have grown
   // a new root.
   Status SplitInTwo(size_t index, Slice key, EntryValue value, bool* done);
+  // SplitInTwo's two steps. PlanSplit: where the page at path_[index] is cut
+  // for `key`/`value` (at `r`, its place there) and the separator, with
+  // nothing changed; false when the entry would not fit its half.
+  // CutAsPlanned: the cut, into the new page `new_page`, and the entry put
+  // into its half; the parent is the caller's.
+  struct SplitPlan {
+    bool append = false;  // the page stays whole, the entry starts the new page
+    uint32_t cut = 0;
+    Slice cut_key;  // the whole key at cut (in cut_key_)
+    bool into_left = false;
+    Slice separator;  // in split_separators_
+  };
+  bool PlanSplit(const NodePage& node, size_t index, Slice key, EntryValue value,
+                 const SeekResult& r, SplitPlan* plan);
+  Status CutAsPlanned(NodePage* node, size_t index, const SplitPlan& plan, Slice key,
+                      EntryValue value, uint32_t new_page, uint8_t* new_data);
   // Adds (separator, child) to the parent of path_[index], splitting it in
   // turn when full (a new root above path_[0]).
   Status InsertIntoParent(size_t index, Slice separator, uint32_t child);
@@ -143,6 +159,12 @@ class TreeWriter {
   // A run of one item into the leaf where it is (Pager::WriteInPlace), when
   // the pager allows it and it fits; *done false otherwise, nothing changed.
   Status PutInPlace(const Item& item, bool* done);
+  // PutInPlace's leaf (changed in place, `item` not inserted at `r` for
+  // lack of room) split in place too, with its parent, when no reader can
+  // see them (Pager::WriteInPlaceAlso) and the separator fits the parent:
+  // a split commit then copies no page. *done false otherwise, nothing
+  // changed.
+  Status SplitInPlace(NodePage* leaf, const Item& item, const SeekResult& r, bool* done);
   // MergeIntoNode's second way: the page's entries and the items merged and
   // built into full pages (a long function, kept out of the hot one-key path).
   Status RebuildNode(size_t index, const Item* items, size_t n);

@@ -129,13 +129,15 @@ PBTREE_HOT Status TreeWriter::PutInPlace(const Item& item, bool* done) {
   NodePage leaf(data, page_size_);
   const SeekResult r = leaf.Seek(item.key, known_);
   // Replacing a value held in overflow pages frees them after, which can
-  // fail: that goes the usual way. So does a put that does not fit (Insert
-  // and ReplaceValue change nothing then).
+  // fail: that goes the usual way. So does a value that does not fit (Insert
+  // and ReplaceValue change nothing then); a new key that does not fit
+  // splits the leaf in place when it can.
   const bool in = r.exact
                       ? (leaf.Entry(r.pos).field & 1) == 0 && leaf.ReplaceValue(r.pos, item.value)
                       : leaf.Insert(r, item.key, item.value, options_.leaf_restart_interval);
   if (!in) {
-    pager_->UndoInPlace(page_no);
+    if (!r.exact) PBTREE_RETURN_IF_ERROR(SplitInPlace(&leaf, item, r, done));
+    if (!*done) pager_->UndoInPlace(page_no);
     return Status::OK();
   }
   NotePut(page_no, !r.exact, item.key);

@@ -207,35 +207,21 @@ bool TreeWriter::FollowsLastPut(const NodePage& node, uint32_t page_no, const Se
              0;
 }
 
-Status TreeWriter::SplitInTwo(size_t index, Slice key, EntryValue value, bool* done) {
-  *done = false;
+bool TreeWriter::PlanSplit(const NodePage& node, size_t index, Slice key, EntryValue value,
+                           const SeekResult& r, SplitPlan* plan) {
   const uint32_t page_no = path_[index].page;
-  uint8_t* data = pager_->DirtyData(page_no);
-  NodePage node(data, page_size_);
   const bool leaf = node.is_leaf();
-  const uint8_t level = GetLevel(data);
-  const uint32_t interval =
-      leaf ? options_.leaf_restart_interval : options_.internal_restart_interval;
+  const uint8_t level = GetLevel(node.data());
   const uint32_t end = node.data_end();
-  const SeekResult r = node.Seek(key);
-  if (r.exact && !leaf) return Status::Corruption(pager_->path() + ": separator already present");
   std::string& separator = split_separators_[level];
-
-  uint32_t new_page;
-  uint8_t* new_data;
   // Puts in increasing order into this leaf (FollowsLastPut): cut at the
   // new key's place, so that the left half ends full with it.
   const bool sequential = leaf && !r.exact && FollowsLastPut(node, page_no, r);
-  if (!r.exact && r.pos == end && (path_[index].rightmost || sequential)) {
+  plan->append = !r.exact && r.pos == end && (path_[index].rightmost || sequential);
+  if (plan->append) {
     // Appending at the right edge of the tree, or after the last put at the
     // end of a leaf: the page stays full and the entry starts the next one
     // (an internal page's with the empty key).
-    pager_->NewPage(&new_page, &new_data);
-    if (leaf) NotePut(new_page, true, key);
-    InitPage(new_data, page_size_, GetPageType(data), level);
-    NodePage fresh(new_data, page_size_);
-    const Slice first = leaf ? key : Slice();
-    fresh.Insert(fresh.Seek(first), first, value, interval);
     if (leaf) {
       uint32_t shared = r.prev_lcp;
       if (r.prev == 0) {
@@ -246,8 +232,8 @@ Status TreeWriter::SplitInTwo(size_t index, Slice key, EntryValue value, bool* d
     } else {
       separator.assign(key.data(), key.size());
     }
-    *done = true;
-    return InsertIntoParent(index, separator, new_page);
+    plan->separator = separator;
+    return true;
   }
 
   // Where to cut: the entry boundary nearest to the byte middle of the page
@@ -271,14 +257,14 @@ Status TreeWriter::SplitInTwo(size_t index, Slice key, EntryValue value, bool* d
   }
   const uint32_t cut = node.CutNear(static_cast<uint32_t>(
       std::clamp<int64_t>(target, kPageHeaderSize, static_cast<int64_t>(end))));
-  if (cut == 0) return Status::OK();
+  if (cut == 0) return false;
   // A new key at the cut ends the left half (an internal page's right half
   // starts with the key handed to the parent).
   const bool into_left = r.exact ? r.pos < cut : r.pos <= cut;
   const uint32_t cut_key_size = node.CopyKey(cut, cut_key_);
   const Slice cut_key(reinterpret_cast<const char*>(cut_key_), cut_key_size);
   const uint32_t used = into_left ? node.HeadUsedBytes(cut) : node.TailUsedBytes(cut, cut_key_size);
-  if (used + needed > page_size_) return Status::OK();
+  if (used + needed > page_size_) return false;
 
   // The separator: leaves hand up the shortest key between the two halves,
   // internal pages the right half's first key (which it then stores empty).
@@ -296,17 +282,83 @@ Status TreeWriter::SplitInTwo(size_t index, Slice key, EntryValue value, bool* d
   } else {
     separator.assign(cut_key.data(), cut_key.size());
   }
+  plan->separator = separator;
+  plan->cut = cut;
+  plan->cut_key = cut_key;
+  plan->into_left = into_left;
+  return true;
+}
 
-  pager_->NewPage(&new_page, &new_data);
-  node.MoveTail(cut, cut_key, new_data);
-  NodePage half(into_left ? data : new_data, page_size_);
+Status TreeWriter::CutAsPlanned(NodePage* node, size_t index, const SplitPlan& plan, Slice key,
+                                EntryValue value, uint32_t new_page, uint8_t* new_data) {
+  const bool leaf = node->is_leaf();
+  const uint32_t interval =
+      leaf ? options_.leaf_restart_interval : options_.internal_restart_interval;
+  if (plan.append) {
+    if (leaf) NotePut(new_page, true, key);
+    InitPage(new_data, page_size_, GetPageType(node->data()), GetLevel(node->data()));
+    NodePage fresh(new_data, page_size_);
+    const Slice first = leaf ? key : Slice();
+    fresh.Insert(fresh.Seek(first), first, value, interval);
+    return Status::OK();
+  }
+  node->MoveTail(plan.cut, plan.cut_key, new_data);
+  NodePage half(plan.into_left ? node->data() : new_data, page_size_);
   const SeekResult at = half.Seek(key);
   const bool fits =
       at.exact ? half.ReplaceValue(at.pos, value) : half.Insert(at, key, value, interval);
   if (!fits) return Status::Corruption(pager_->path() + ": a split half cannot take its entry");
-  if (leaf) NotePut(into_left ? page_no : new_page, !at.exact, key);
+  if (leaf) NotePut(plan.into_left ? path_[index].page : new_page, !at.exact, key);
+  return Status::OK();
+}
+
+Status TreeWriter::SplitInTwo(size_t index, Slice key, EntryValue value, bool* done) {
+  *done = false;
+  NodePage node(pager_->DirtyData(path_[index].page), page_size_);
+  const SeekResult r = node.Seek(key);
+  if (r.exact && !node.is_leaf()) {
+    return Status::Corruption(pager_->path() + ": separator already present");
+  }
+  SplitPlan plan;
+  if (!PlanSplit(node, index, key, value, r, &plan)) return Status::OK();
+  uint32_t new_page;
+  uint8_t* new_data;
+  pager_->NewPage(&new_page, &new_data);
+  PBTREE_RETURN_IF_ERROR(CutAsPlanned(&node, index, plan, key, value, new_page, new_data));
   *done = true;
-  return InsertIntoParent(index, separator, new_page);
+  return InsertIntoParent(index, plan.separator, new_page);
+}
+
+Status TreeWriter::SplitInPlace(NodePage* leaf, const Item& item, const SeekResult& r, bool* done) {
+  *done = false;
+  const size_t index = path_.size() - 1;
+  if (index == 0) return Status::OK();  // the root: a new root goes the usual way
+  uint8_t* parent_data;
+  // The leaf, its parent and the new page.
+  pager_->WriteInPlaceAlso(path_[index - 1].page, 3, &parent_data);
+  if (parent_data == nullptr) return Status::OK();
+  NodePage parent(parent_data, page_size_);
+  SplitPlan plan;
+  SeekResult at;
+  // The separator goes into the parent first, with its child set after:
+  // Insert changes nothing when the entry does not fit. From there on
+  // nothing can fail.
+  EncodeFixed32(child_ref_, 0);
+  const EntryValue child{0, Slice(reinterpret_cast<char*>(child_ref_), 4)};
+  if (!PlanSplit(*leaf, index, item.key, item.value, r, &plan) ||
+      (at = parent.Seek(plan.separator)).exact ||
+      !parent.Insert(at, plan.separator, child, options_.internal_restart_interval)) {
+    pager_->UndoInPlaceAlso(path_[index - 1].page);
+    return Status::OK();
+  }
+  uint32_t new_page;
+  uint8_t* new_data;
+  pager_->NewPage(&new_page, &new_data);
+  // Found again: an insert that cuts a restart block in two moves entries.
+  parent.SetChild(parent.Seek(plan.separator).pos, new_page);
+  *done = true;
+  ++tree_->entries;
+  return CutAsPlanned(leaf, index, plan, item.key, item.value, new_page, new_data);
 }
 
 Status TreeWriter::InsertIntoParent(size_t index, Slice separator, uint32_t child) {

@@ -507,7 +507,8 @@ PBTREE_HOT Status Pager::WriteInPlace(uint32_t page_no, uint8_t** page) {
     return Status::OK();
   }
   in_place_taken_ = true;
-  in_place_version_ = f->version;
+  in_place_pages_ = 1;
+  in_place_versions_[0] = f->version;
   f->dirty = true;
   f->version = committed_.txn_id + 1;
   dirty_pages_.push_back(page_no);
@@ -518,10 +519,37 @@ PBTREE_HOT Status Pager::WriteInPlace(uint32_t page_no, uint8_t** page) {
 void Pager::UndoInPlace(uint32_t page_no) {
   Frame* f = cache_.Lookup(page_no);
   f->dirty = false;
-  f->version = in_place_version_;
+  f->version = in_place_versions_[0];
   dirty_pages_.pop_back();
   in_place_taken_ = false;
+  in_place_pages_ = 0;
   EndWrite();
+}
+
+void Pager::WriteInPlaceAlso(uint32_t page_no, size_t dirty, uint8_t** page) {
+  *page = nullptr;
+  if (!in_place_taken_ || in_place_pages_ != 1 || dirty_pages_.size() != 1) return;
+  Frame* f = cache_.Lookup(page_no);
+  // WriteInPlace's tests; the log's room for the record is reserved already.
+  if (f == nullptr || f->dirty || !IsUnflushed(page_no) ||
+      f->older.load(std::memory_order_relaxed) != nullptr ||
+      !CommitsThroughLog(in_place_log_->size(), dirty)) {
+    return;
+  }
+  in_place_pages_ = 2;
+  in_place_versions_[1] = f->version;
+  f->dirty = true;
+  f->version = committed_.txn_id + 1;
+  dirty_pages_.push_back(page_no);
+  *page = f->data();
+}
+
+void Pager::UndoInPlaceAlso(uint32_t page_no) {
+  Frame* f = cache_.Lookup(page_no);
+  f->dirty = false;
+  f->version = in_place_versions_[1];
+  dirty_pages_.pop_back();
+  in_place_pages_ = 1;
 }
 
 void Pager::FreePage(uint32_t page_no) {
@@ -545,10 +573,10 @@ void Pager::Abort() {
     // Changed in place and not committed (WriteInPlace's checks make this
     // unreachable): the change cannot be undone, so nothing more is
     // committed, and no checkpoint writes it; reopening recovers the file.
-    Frame* f = cache_.Lookup(dirty_pages_.front());
-    f->dirty = false;
-    dirty_pages_.erase(dirty_pages_.begin());
+    for (size_t i = 0; i < in_place_pages_; ++i) cache_.Lookup(dirty_pages_[i])->dirty = false;
+    dirty_pages_.erase(dirty_pages_.begin(), dirty_pages_.begin() + in_place_pages_);
     in_place_taken_ = false;
+    in_place_pages_ = 0;
     sticky_error_ = Status::Corruption(path_ + ": a change made in place could not be committed");
   }
   for (uint32_t p : dirty_pages_) {
@@ -807,6 +835,7 @@ PBTREE_HOT Status Pager::LogCommit(uint32_t root, uint32_t depth, uint64_t entri
   ++counters_.commits;
   counters_.in_place_commits += in_place_taken_;
   in_place_taken_ = false;
+  in_place_pages_ = 0;
   cache_.Shrink();
   return Status::OK();
 }
