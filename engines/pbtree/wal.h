@@ -26,7 +26,8 @@
 // overwrites from its start after each checkpoint. Replaying is idempotent:
 // nothing is written to the database file until the checkpoint after it.
 //
-// Not thread-safe: used by the writer (and Open) only.
+// Not thread-safe: used by the writer (and Open) only. Its zeroing thread
+// (LogZeroer) only writes past what the writer may store into.
 #pragma once
 
 #include <cstdint>
@@ -71,6 +72,8 @@ class LogRecord {
 // Decodes one record's operations. Corruption when they do not parse.
 Status ForEachLogOp(Slice payload,
                     const std::function<Status(uint8_t op, Slice key, Slice value)>& fn);
+
+class LogZeroer;
 
 class WriteAheadLog {
  public:
@@ -123,8 +126,11 @@ class WriteAheadLog {
   // file system, where the zeros' pages are in the page cache already. And
   // a full disk would be a SIGBUS at a store into a hole, not an error.)
   // Inline, so that an append with room (almost every one) makes no call.
+  // Mapped, without sync, a thread of the log's own writes the zeros ahead
+  // of the appends (LogZeroer, GrowAhead).
   Status Preallocate(uint64_t end) { return end <= file_size_ ? Status::OK() : Grow(end); }
   Status Grow(uint64_t end);
+  Status GrowAhead(uint64_t end);
   void Map(uint64_t max_bytes);
 
   std::string path_;
@@ -135,6 +141,7 @@ class WriteAheadLog {
   uint64_t file_size_ = 0;  // bytes in the file
   uint8_t* map_ = nullptr;  // shared writable mapping of the file's first map_bytes_
   size_t map_bytes_ = 0;
+  std::unique_ptr<LogZeroer> zeroer_;  // started by the first GrowAhead
 };
 
 }  // namespace pbtree
