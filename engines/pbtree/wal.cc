@@ -70,8 +70,8 @@ Status WriteZeros(int fd, const std::string& path, uint64_t offset, uint64_t byt
 // the thread; the writer gets it when it next needs room.
 class LogZeroer {
  public:
-  LogZeroer(int fd, const std::string& path, uint64_t size)
-      : fd_(fd), path_(path), ready_(size), target_(size), thread_([this] { Run(); }) {}
+  LogZeroer(int fd, const std::string& path, uint8_t* map, uint64_t size)
+      : fd_(fd), path_(path), map_(map), ready_(size), target_(size), thread_([this] { Run(); }) {}
   ~LogZeroer() {
     {
       std::lock_guard lock(mu_);
@@ -108,6 +108,9 @@ class LogZeroer {
       const uint64_t bytes = std::min(kUnsyncedStepBytes, target_ - offset);
       lock.unlock();
       Status s = WriteZeros(fd_, path_, offset, bytes, kUnsyncedStepBytes);
+      // And maps them writable: the writer's first store into each page then
+      // takes no fault. Only a hint (a kernel before 5.14 refuses it).
+      if (s.ok()) ::madvise(map_ + offset, bytes, MADV_POPULATE_WRITE);
       lock.lock();
       if (s.ok()) {
         ready_.store(offset + bytes, std::memory_order_release);
@@ -120,6 +123,7 @@ class LogZeroer {
 
   const int fd_;
   const std::string path_;
+  uint8_t* const map_;  // the log's mapping
   std::mutex mu_;
   std::condition_variable asked_;  // target_ raised, or stop_
   std::condition_variable wrote_;  // ready_ raised, or error_
@@ -276,7 +280,7 @@ Status WriteAheadLog::Recover(uint64_t checkpoint_txn,
 }
 
 Status WriteAheadLog::GrowAhead(uint64_t end) {
-  if (zeroer_ == nullptr) zeroer_ = std::make_unique<LogZeroer>(fd_, path_, file_size_);
+  if (zeroer_ == nullptr) zeroer_ = std::make_unique<LogZeroer>(fd_, path_, map_, file_size_);
   zeroer_->Ask(std::min<uint64_t>(map_bytes_, RoundUp(end + kZeroAheadBytes, kUnsyncedStepBytes)));
   if (zeroer_->ready() < end) PBTREE_RETURN_IF_ERROR(zeroer_->Wait(end));
   file_size_ = zeroer_->ready();
