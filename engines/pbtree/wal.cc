@@ -63,8 +63,8 @@ Status WriteZeros(int fd, const std::string& path, uint64_t offset, uint64_t byt
 
 // The log's zeros, written on a thread of their own, kUnsyncedStepBytes at
 // a time up to the size asked for: the commit that grew the file itself
-// waited 55-90 us per step, one in ~1,250 one-key commits of seed 001 (~60
-// ns a commit). The writer stores only below ready(), which the thread
+// waited 55-110 us per step, one in ~1,250 one-key commits of seed 001
+// (50-76 ns a commit). The writer stores only below ready(), which the thread
 // raises once the zeros under it are written, and the thread writes only
 // at and past it, so the two never touch the same bytes. An error stops
 // the thread; the writer gets it when it next needs room.
