@@ -489,68 +489,53 @@ Status Pager::MakeWritable(uint32_t page_no, uint32_t* page_no_out, uint8_t** pa
   return Status::OK();
 }
 
+PBTREE_HOT uint8_t* Pager::TakeInPlace(Frame* f, uint32_t page_no) {
+  in_place_versions_[in_place_pages_++] = f->version;
+  f->dirty = true;
+  f->version = committed_.txn_id + 1;
+  dirty_pages_.push_back(page_no);
+  return f->data();
+}
+
+void Pager::GiveBackInPlace(uint32_t page_no) {
+  Frame* f = cache_.Lookup(page_no);
+  f->dirty = false;
+  f->version = in_place_versions_[--in_place_pages_];
+  dirty_pages_.pop_back();
+}
+
 PBTREE_HOT Status Pager::WriteInPlace(uint32_t page_no, uint8_t** page) {
   *page = nullptr;
   if (!in_place_raised_ || !dirty_pages_.empty()) return Status::OK();
   Frame* f = cache_.Lookup(page_no);
-  const size_t record = in_place_log_->size();
-  // The commit must be a logged one (Commit's test, with this page dirty)
-  // whose record cannot fail to go in.
+  // And the record cannot fail to go in.
   bool cannot_fail = false;
-  if (f != nullptr && !f->dirty && IsUnflushed(page_no) &&
-      f->older.load(std::memory_order_relaxed) == nullptr && CommitsThroughLog(record, 1)) {
-    PBTREE_RETURN_IF_ERROR(log_->Reserve(record, &cannot_fail));
+  if (CanChangeInPlace(f, page_no, 1)) {
+    PBTREE_RETURN_IF_ERROR(log_->Reserve(in_place_log_->size(), &cannot_fail));
   }
   if (!cannot_fail) {
     // The usual way: readers need not wait for it.
     EndWrite();
     return Status::OK();
   }
-  in_place_taken_ = true;
-  in_place_pages_ = 1;
-  in_place_versions_[0] = f->version;
-  f->dirty = true;
-  f->version = committed_.txn_id + 1;
-  dirty_pages_.push_back(page_no);
-  *page = f->data();
+  *page = TakeInPlace(f, page_no);
   return Status::OK();
 }
 
 void Pager::UndoInPlace(uint32_t page_no) {
-  Frame* f = cache_.Lookup(page_no);
-  f->dirty = false;
-  f->version = in_place_versions_[0];
-  dirty_pages_.pop_back();
-  in_place_taken_ = false;
-  in_place_pages_ = 0;
+  GiveBackInPlace(page_no);
   EndWrite();
 }
 
 void Pager::WriteInPlaceAlso(uint32_t page_no, size_t dirty, uint8_t** page) {
   *page = nullptr;
-  if (!in_place_taken_ || in_place_pages_ != 1 || dirty_pages_.size() != 1) return;
+  if (in_place_pages_ != 1 || dirty_pages_.size() != 1) return;
+  // The log's room for the record is reserved already.
   Frame* f = cache_.Lookup(page_no);
-  // WriteInPlace's tests; the log's room for the record is reserved already.
-  if (f == nullptr || f->dirty || !IsUnflushed(page_no) ||
-      f->older.load(std::memory_order_relaxed) != nullptr ||
-      !CommitsThroughLog(in_place_log_->size(), dirty)) {
-    return;
-  }
-  in_place_pages_ = 2;
-  in_place_versions_[1] = f->version;
-  f->dirty = true;
-  f->version = committed_.txn_id + 1;
-  dirty_pages_.push_back(page_no);
-  *page = f->data();
+  if (CanChangeInPlace(f, page_no, dirty)) *page = TakeInPlace(f, page_no);
 }
 
-void Pager::UndoInPlaceAlso(uint32_t page_no) {
-  Frame* f = cache_.Lookup(page_no);
-  f->dirty = false;
-  f->version = in_place_versions_[1];
-  dirty_pages_.pop_back();
-  in_place_pages_ = 1;
-}
+void Pager::UndoInPlaceAlso(uint32_t page_no) { GiveBackInPlace(page_no); }
 
 void Pager::FreePage(uint32_t page_no) {
   ++page_changes_;
@@ -569,13 +554,12 @@ void Pager::FreePage(uint32_t page_no) {
 
 void Pager::Abort() {
   ++page_changes_;
-  if (in_place_taken_) {
+  if (in_place_pages_ != 0) {
     // Changed in place and not committed (WriteInPlace's checks make this
     // unreachable): the change cannot be undone, so nothing more is
     // committed, and no checkpoint writes it; reopening recovers the file.
     for (size_t i = 0; i < in_place_pages_; ++i) cache_.Lookup(dirty_pages_[i])->dirty = false;
     dirty_pages_.erase(dirty_pages_.begin(), dirty_pages_.begin() + in_place_pages_);
-    in_place_taken_ = false;
     in_place_pages_ = 0;
     sticky_error_ = Status::Corruption(path_ + ": a change made in place could not be committed");
   }
@@ -788,7 +772,7 @@ PBTREE_HOT Status Pager::Commit(uint32_t root, uint32_t depth, uint64_t entries,
                                 std::string* log_record) {
   // Raised but not used (the put went another way than WriteInPlace): readers
   // need not wait for this commit, which may be a checkpoint.
-  if (in_place_raised_ && !in_place_taken_) EndWrite();
+  if (in_place_raised_ && in_place_pages_ == 0) EndWrite();
   if (log_record != nullptr && CommitsThroughLog(log_record->size(), dirty_pages_.size())) {
     return LogCommit(root, depth, entries, log_record);
   }
@@ -833,8 +817,7 @@ PBTREE_HOT Status Pager::LogCommit(uint32_t root, uint32_t depth, uint64_t entri
   // file, which keeps them until the next checkpoint.
   cache_.Evict(freed_by_commit_);
   ++counters_.commits;
-  counters_.in_place_commits += in_place_taken_;
-  in_place_taken_ = false;
+  counters_.in_place_commits += in_place_pages_ != 0;
   in_place_pages_ = 0;
   cache_.Shrink();
   return Status::OK();

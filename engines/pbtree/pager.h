@@ -335,6 +335,18 @@ class Pager {
 
  private:
   Pager(std::string path, const PagerOptions& options, int fd, const Meta& meta);
+  // "In place": whether frame `f` of page_no may change where it is, in a
+  // commit then holding `dirty` pages (WriteInPlace, WriteInPlaceAlso);
+  // TakeInPlace marks it so, GiveBackInPlace undoes the last one taken.
+  // (The commit must be a logged one: Commit's test, with `dirty` pages.)
+  // Inline: WriteInPlace is on every one-key commit's path.
+  bool CanChangeInPlace(const Frame* f, uint32_t page_no, size_t dirty) const {
+    return f != nullptr && !f->dirty && IsUnflushed(page_no) &&
+           f->older.load(std::memory_order_relaxed) == nullptr &&
+           CommitsThroughLog(in_place_log_->size(), dirty);
+  }
+  uint8_t* TakeInPlace(Frame* f, uint32_t page_no);
+  void GiveBackInPlace(uint32_t page_no);
   // Commit's choice: a transaction with `dirty` pages and a log record of
   // `record_bytes` commits through the log (else by checkpoint). WriteInPlace
   // relies on the same test.
@@ -497,8 +509,7 @@ class Pager {
   bool in_place_raised_ = false;
   bool alone_last_ = true;
   const std::string* in_place_log_ = nullptr;
-  bool in_place_taken_ = false;
-  // Pages changed in place (the first of dirty_pages_): 1, or 2 with
+  // Pages changed in place (the first of dirty_pages_): 0, 1, or 2 with
   // WriteInPlaceAlso's; their versions before.
   size_t in_place_pages_ = 0;
   uint64_t in_place_versions_[2] = {0, 0};
