@@ -301,6 +301,63 @@ TEST_F(CursorTest, WriteCursorFollowsItsTransaction) {
   EXPECT_TRUE(db_->Check().ok());
 }
 
+// A snapshot cursor keeps its leaf's bytes between calls (cursor.cc) and must
+// drop them once frames were retired. Here pages are read into a cache far
+// smaller than the tree (pread, no mapping), and before each call on the
+// cursor the same thread reads other keys, which evicts frames and reuses
+// them at once (a thread's own slots do not hold frames back from it), and
+// now and then commits changes to keys the cursor has yet to reach, which its
+// snapshot must not show.
+TEST_F(DbTest, ASnapshotCursorSurvivesEvictionsAndCommitsBetweenItsCalls) {
+  Options options;
+  options.mmap_reads = false;
+  options.cache_bytes = 16 * 4096;
+  Open(options);
+  constexpr uint64_t kKeys = 4000;
+  std::map<std::string, std::string> model;
+  {
+    std::unique_ptr<WriteTxn> w;
+    ASSERT_TRUE(db_->BeginWrite(&w).ok());
+    for (uint64_t i = 0; i < kKeys; ++i) {
+      model[UrlKey(i)] = "v0-" + std::to_string(i);
+      ASSERT_TRUE(w->Put(UrlKey(i), model[UrlKey(i)]).ok());
+    }
+    ASSERT_TRUE(w->Commit().ok());
+  }
+  ASSERT_TRUE(db_->Checkpoint().ok());
+  std::mt19937_64 rng(5);
+  auto evict = [&] {
+    for (int r = 0; r < 4; ++r) Get(UrlKey(rng() % kKeys));
+  };
+  Stats before, after;
+  ASSERT_TRUE(db_->GetStats(&before).ok());
+  std::unique_ptr<Cursor> c = db_->NewCursor();
+  std::map<std::string, std::string> changed;
+  auto it = model.begin();
+  size_t steps = 0;
+  for (c->SeekToFirst(); c->Valid(); ++it, ++steps) {
+    ASSERT_NE(it, model.end());
+    evict();
+    ASSERT_EQ(c->key(), it->first);
+    ASSERT_EQ(c->value(), it->second) << "step " << steps;
+    if (steps % 50 == 0) {
+      auto ahead = std::next(it, std::min<size_t>(20, std::distance(it, model.end()) - 1));
+      ASSERT_TRUE(db_->Put(ahead->first, "changed").ok());
+      changed[ahead->first] = "changed";
+    }
+    evict();
+    c->Next();
+  }
+  EXPECT_EQ(it, model.end());
+  EXPECT_TRUE(c->status().ok()) << c->status().ToString();
+  c.reset();
+  ASSERT_TRUE(db_->GetStats(&after).ok());
+  EXPECT_GT(after.cache_misses - before.cache_misses, kKeys) << "frames were evicted and reused";
+  EXPECT_GT(changed.size(), 50u);
+  for (const auto& [k, v] : changed) EXPECT_EQ(Get(k), v);
+  EXPECT_TRUE(db_->Check().ok());
+}
+
 TEST_F(CursorTest, StatsDescribeTheTree) {
   Stats stats;
   ASSERT_TRUE(db_->GetStats(&stats).ok());

@@ -221,6 +221,7 @@ class Cursor {
   // method starts with it.
   void Refresh();
   bool Stale();
+  bool WorkingTreeChanged();  // Stale's test of a write transaction's cursor
   bool Descend(uint32_t page, uint32_t level, bool leftmost);
   bool StepForward();
   bool StepBackward();
@@ -229,6 +230,12 @@ class Cursor {
   bool PositionAt(uint32_t index);
   bool IndexInLeaf(uint32_t* index, uint32_t* count);
   bool LoadKey();
+  // The current leaf's bytes (path_.back().page); nullptr after a failure.
+  // A snapshot cursor's are kept between calls (see cursor.cc) and read
+  // again only after a move to another leaf or a retirement of frames.
+  const uint8_t* Leaf();
+  const uint8_t* ReadLeaf();
+  void KeepLeaf(uint32_t page_no, const uint8_t* data);
   void Fail(Status s);
 
   DB* db_;
@@ -242,6 +249,11 @@ class Cursor {
   uint64_t view_;
   uint64_t seen_version_ = 0;
   std::vector<Level> path_;
+  // The kept leaf: its page, its bytes (nullptr: none) and the slot's epoch
+  // when they were read.
+  uint32_t leaf_page_ = 0;
+  const uint8_t* leaf_data_ = nullptr;
+  uint64_t leaf_epoch_ = 0;
   std::string key_;
   std::string value_;
   Status status_;

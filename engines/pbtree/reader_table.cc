@@ -14,11 +14,6 @@ thread_local uint32_t tls_slot_hint = 0;
 
 }  // namespace
 
-const void* ThisThread() {
-  static thread_local char token;
-  return &token;
-}
-
 ReaderTable::ReaderTable() = default;
 
 ReaderTable::~ReaderTable() {

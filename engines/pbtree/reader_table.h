@@ -47,8 +47,12 @@ namespace pbtree {
 // A snapshot id that means "no snapshot pinned".
 inline constexpr uint64_t kNoSnapshot = UINT64_MAX;
 
-// The calling thread, as the table records it.
-const void* ThisThread();
+// The calling thread, as the table records it: the address of a
+// thread-local byte (inline: every cursor call compares it).
+inline const void* ThisThread() {
+  static thread_local char token;
+  return &token;
+}
 
 struct alignas(64) ReaderSlot {
   std::atomic<uint32_t> owned{0};
