@@ -392,6 +392,34 @@ TEST_F(CursorTest, StatsDescribeTheTree) {
   EXPECT_TRUE(db_->Check().ok());
 }
 
+// Reorganize writes the new file in runs that end at its 2 MiB boundaries
+// (reorganize.cc, PageAppender): with every page size, a tree of several such
+// runs comes back whole.
+TEST_F(DbTest, ReorganizeWritesWholeRunsWithEveryPageSize) {
+  for (uint32_t page_size : {4096u, 8192u, 16384u, 32768u}) {
+    SCOPED_TRACE("page size " + std::to_string(page_size));
+    std::filesystem::remove(dir_.File("db"));
+    std::filesystem::remove(dir_.File("db-log"));
+    Options options;
+    options.page_size = page_size;
+    Open(options);
+    std::unique_ptr<WriteTxn> w;
+    ASSERT_TRUE(db_->BeginWrite(&w).ok());
+    constexpr uint64_t kKeys = 60000;  // 80-byte values: over 5 MiB of pages, three runs
+    auto value = [](uint64_t i) {
+      return std::string(72, static_cast<char>('a' + i % 26)) + std::to_string(i);
+    };
+    for (uint64_t i = 0; i < kKeys; ++i) ASSERT_TRUE(w->Put(UrlKey(i), value(i)).ok());
+    ASSERT_TRUE(w->Commit().ok());
+    ASSERT_TRUE(db_->Reorganize().ok());
+    EXPECT_GT(FileSize(), uint64_t{4} << 20);
+    Open(options);
+    for (uint64_t i = 0; i < kKeys; ++i) ASSERT_EQ(Get(UrlKey(i)), value(i)) << i;
+    EXPECT_EQ(db_->Count(), kKeys);
+    EXPECT_TRUE(db_->Check().ok());
+  }
+}
+
 // Commits through the log change the pages earlier logged commits made as
 // new versions under the same page numbers (page_cache.h): readers of every
 // older snapshot keep their own version, through aborts, deletes that free
