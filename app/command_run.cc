@@ -47,9 +47,10 @@ void AddRunCommand(CLI::App& app, int* exit_code) {
   cmd->add_option("--repeat", args->overrides.repeat, "Repetitions of every phase (>= 1; default: the workload's, 5 unless it says)")
       ->check(CLI::Range(1, 1000000));
   cmd->add_option("--forks", args->overrides.forks,
-                  "Run every engine's phases in N fresh processes, one after another, and pool "
-                  "their repetitions, so the figures' intervals hold the differences between "
-                  "processes (default: the workload's [measurement] forks, 1 unless it says)")
+                  "Run every engine's phases in N fresh processes, the engines taking turns, and "
+                  "pool their repetitions, so the figures' intervals hold the differences "
+                  "between processes and times (default: the workload's [measurement] forks, 1 "
+                  "unless it says)")
       ->check(CLI::Range(1, runner::kMaxForks));
   cmd->add_option("--warmup-repetitions", args->overrides.warmup_repetitions,
                   "Repetitions run and discarded before the measured ones, where a repetition "

@@ -161,76 +161,109 @@ ForkReport RunEngineProcess(const runner::RunPlan& plan, const results::EngineRu
   return report;
 }
 
-// Runs one engine in a child (once per fork, each in an emptied folder) and
-// appends what it reported to `results`.
-void RunEngine(const runner::RunPlan& plan, const results::EngineRun& engine,
-               const std::string& data_root, bool show_progress, runner::RunPosition position,
-               const RunArgs& args, const runner::EngineRows& rows, results::RunResults* results) {
-  // `kvbench ycsb` keeps the engine's files where they are (one process:
-  // a later fork would find the first one's data); otherwise each engine,
-  // and each fork of it, starts from an empty directory of its own.
-  const bool own_dir = args.engine_dir.empty();
-  const int forks = own_dir ? std::max(1, plan.workload.measurement.forks) : 1;
-  const std::string dir = own_dir ? EngineDataDir(data_root, engine.name) : args.engine_dir;
-  results::EngineRun record = engine;
-  position.fork_count = forks;
+// One engine's state across its forks, which interleave with the other
+// engines' (RunEngines).
+struct EngineForks {
+  results::EngineRun record;
+  size_t record_index = 0;  // where `record` is in results->engines, once begun
+  bool begun = false;       // a fork of it ran (or it was skipped): its record is listed
+  bool done = false;        // no fork of it is left to run
   bool phase_failed = false;
-  // A fork after a failed phase or engine would fail the same way.
-  for (int fork = 0; fork < forks && record.status == "ok" && !phase_failed; ++fork) {
-    Status claimed;
-    if (own_dir) {
-      claimed = ClaimDirectory(dir, results->run_id, ClaimMode::kReuseOwned);
-      if (claimed.ok()) claimed = EmptyOwnedDirectory(dir);
-    } else {
-      std::error_code ec;
-      fs::create_directories(dir, ec);
-      if (ec) claimed = Status::IOError("cannot create '" + dir + "': " + ec.message());
-    }
-    if (!claimed.ok()) {
-      record.status = "failed";
-      record.reason = "data directory: " + claimed.message();
-      results->engines.push_back(record);
-      return;
-    }
-    position.fork = fork;
-    std::string failed_write;  // this process's first failed writing phase, once one failed
-    const ForkReport report = RunEngineProcess(
-        plan, engine, dir, show_progress, position, rows, [&](results::PhaseRun run) {
-          phase_failed = phase_failed || run.status == "failed";
-          TakePhaseRun(plan.workload.name, fork, forks, std::move(run), &failed_write, results);
-        });
-    if (!results->shards.empty()) results->shards.front().setup_seconds += report.setup_seconds;
-    if (!report.library_version.empty()) {
-      record.library_version = report.library_version;
-      results->environment.libraries[engine.name] = record.library_version;
-    }
-    record.wall_seconds += report.outcome.wall_seconds;
-    const std::string which = forks > 1 ? fmt::format("fork {} of {}: ", fork + 1, forks) : "";
-    const std::string& error = report.child_error;
-    const std::string& failure = report.outcome.failure;
-    if (report.outcome.interrupted) {
-      record.status = "interrupted";
-      record.reason = "interrupted (" + std::string(strsignal(runner::InterruptSignal())) + ")";
-    } else if (!report.outcome.ok || !error.empty()) {
-      record.status = "failed";
-      record.reason = which + (error.empty()         ? failure
-                               : report.outcome.ok   ? error
-                                                     : error + " (" + failure + ")");
+};
+
+// The forks each engine runs: `kvbench ycsb` keeps the engine's files where
+// they are (one process: a later fork would find the first one's data).
+int ForksOf(const runner::RunPlan& plan, const RunArgs& args) {
+  return args.engine_dir.empty() ? std::max(1, plan.workload.measurement.forks) : 1;
+}
+
+// Where `engine`'s process keeps its files.
+std::string EngineDirOf(const std::string& data_root, const std::string& engine,
+                        const RunArgs& args) {
+  return args.engine_dir.empty() ? EngineDataDir(data_root, engine) : args.engine_dir;
+}
+
+// Runs fork `position.fork` of `engine` in a child, in its emptied folder
+// (each engine, and each fork of it, starts from an empty directory of its
+// own), and adds what it reported to `results` and to `state`. A fork after
+// a failed phase or engine would fail the same way: `state->done` says no
+// further fork runs.
+void RunEngineFork(const runner::RunPlan& plan, const results::EngineRun& engine,
+                   const std::string& data_root, bool show_progress,
+                   const runner::RunPosition& position, const RunArgs& args,
+                   const runner::EngineRows& rows, EngineForks* state,
+                   results::RunResults* results) {
+  const bool own_dir = args.engine_dir.empty();
+  const int fork = position.fork, forks = position.fork_count;
+  const std::string dir = EngineDirOf(data_root, engine.name, args);
+  results::EngineRun& record = state->record;
+  Status claimed;
+  if (own_dir) {
+    claimed = ClaimDirectory(dir, results->run_id, ClaimMode::kReuseOwned);
+    if (claimed.ok()) claimed = EmptyOwnedDirectory(dir);
+  } else {
+    std::error_code ec;
+    fs::create_directories(dir, ec);
+    if (ec) claimed = Status::IOError("cannot create '" + dir + "': " + ec.message());
+  }
+  if (!claimed.ok()) {
+    record.status = "failed";
+    record.reason = "data directory: " + claimed.message();
+    state->done = true;
+    return;
+  }
+  std::string failed_write;  // this process's first failed writing phase, once one failed
+  const ForkReport report = RunEngineProcess(
+      plan, engine, dir, show_progress, position, rows, [&](results::PhaseRun run) {
+        state->phase_failed = state->phase_failed || run.status == "failed";
+        TakePhaseRun(plan.workload.name, fork, forks, std::move(run), &failed_write, results);
+      });
+  if (!results->shards.empty()) results->shards.front().setup_seconds += report.setup_seconds;
+  if (!report.library_version.empty()) {
+    record.library_version = report.library_version;
+    results->environment.libraries[engine.name] = record.library_version;
+  }
+  record.wall_seconds += report.outcome.wall_seconds;
+  const std::string which = forks > 1 ? fmt::format("fork {} of {}: ", fork + 1, forks) : "";
+  const std::string& error = report.child_error;
+  const std::string& failure = report.outcome.failure;
+  if (report.outcome.interrupted) {
+    record.status = "interrupted";
+    record.reason = "interrupted (" + std::string(strsignal(runner::InterruptSignal())) + ")";
+  } else if (!report.outcome.ok || !error.empty()) {
+    record.status = "failed";
+    record.reason = which + (error.empty()       ? failure
+                             : report.outcome.ok ? error
+                                                 : error + " (" + failure + ")");
+  }
+  state->done = fork + 1 == forks || record.status != "ok" || state->phase_failed;
+  // Between its forks an engine's files are removed too, so that the
+  // engines' data never lie on the disk side by side.
+  if (!args.keep_data && own_dir && !state->done) {
+    if (Status removed = RemoveOwnedDirectory(dir); !removed.ok()) {
+      fmt::print(stderr, "kvbench: {}\n", removed.message());
     }
   }
-  if (record.status == "ok") {
-    // The engine process ran to its end, but a phase failed on the way: the
-    // engine did not finish its work, and says which phase did not.
-    for (const results::PhaseRun& run : results->runs) {
-      if (run.engine != engine.name || run.status != "failed") continue;
-      record.status = "partial";
-      record.reason = "phase '" + run.phase + "' failed: " + run.reason;
+}
+
+// After `engine`'s last fork: its status from its rows (the process ran to
+// its end, but a phase failed on the way: the engine did not finish its work,
+// and says which phase did not), and its files removed.
+void FinishEngine(const std::string& engine, const std::string& data_root, const RunArgs& args,
+                  results::EngineRun* record, const results::RunResults& results) {
+  if (record->status == "ok") {
+    for (const results::PhaseRun& run : results.runs) {
+      if (run.engine != engine || run.status != "failed") continue;
+      record->status = "partial";
+      record->reason = "phase '" + run.phase + "' failed: " + run.reason;
       break;
     }
   }
-  if (record.status == "failed" || record.status == "partial") record.reason += DiskFullNote(dir);
-  results->engines.push_back(record);
-  if (!args.keep_data && own_dir) {
+  const std::string dir = EngineDirOf(data_root, engine, args);
+  if (record->status == "failed" || record->status == "partial") {
+    record->reason += DiskFullNote(dir);
+  }
+  if (!args.keep_data && args.engine_dir.empty()) {
     if (Status removed = RemoveOwnedDirectory(dir); !removed.ok()) {
       fmt::print(stderr, "kvbench: {}\n", removed.message());
     }
@@ -466,9 +499,51 @@ int StartRun(const runner::RunPlan& plan, const std::string& file, const RunArgs
   return kExitOk;
 }
 
+// The rows engine `engine_index`'s processes measure (runner/engine_runner.h);
+// false when the run is a shard that has none of them (another shard runs
+// all of it).
+bool EngineRowsOf(const runner::RunPlan& plan, const RunArgs& args, const RunPlace& place,
+                  size_t engine_index, runner::EngineRows* rows) {
+  const size_t rows_per_engine = runner::RowsPerEngine(plan.workload);
+  rows->first_row = static_cast<int>(engine_index * rows_per_engine);
+  if (!args.shard) return true;
+  const auto first = place.shard_rows.begin() + static_cast<ptrdiff_t>(rows->first_row);
+  rows->measured.assign(first, first + static_cast<ptrdiff_t>(rows_per_engine));
+  rows->shard = place.shard.index;
+  return std::find(rows->measured.begin(), rows->measured.end(), true) != rows->measured.end();
+}
+
+// Says how an engine ended once no fork of it is left (stderr; YCSB's
+// summary on stdout when asked) and marks what an interrupt left unmeasured.
+// Returns the run's exit code so far.
+int EndEngine(const runner::RunPlan& plan, const RunArgs& args, const runner::EngineRows& rows,
+              const results::EngineRun& record, results::RunResults* results, int rc) {
+  const runner::Workload& w = plan.workload;
+  if (record.status == "interrupted") {
+    MarkNotRun(plan, record.name, rows, results);
+    rc = kExitInterrupted;
+    if (!args.quiet) {
+      fmt::print(stderr, "kvbench: interrupted: keeping the finished phases, writing the report\n");
+    }
+  } else if (record.status != "ok") {
+    fmt::print(stderr, "kvbench: {}: engine {} {}: {}\n", w.name, record.name,
+               record.status == "partial" ? "did not finish" : "failed", record.reason);
+    rc = kExitFailure;
+  }
+  if (args.ycsb_output && args.ycsb_output_dir.empty()) {
+    fmt::print("{}", reports::RenderYcsbSummary(*results, record.name, YcsbTextOptionsOf(w)));
+    std::fflush(stdout);
+  }
+  return rc;
+}
+
 // Runs every engine of the plan (a shard's engines), writing results.json
-// after each. The run's exit code so far; `*unwritten` when results.json
-// could not be written (the run stops there, said on stderr).
+// after each engine process. With forks the engines take turns: every
+// engine's first fork, then every engine's second, and so on, so that each
+// engine's processes spread over the whole run's time, and a machine that is
+// slower for a while slows every engine's forks alike instead of one
+// engine's. The run's exit code so far; `*unwritten` when results.json could
+// not be written (the run stops there, said on stderr).
 int RunEngines(const runner::RunPlan& plan, const RunArgs& args, const RunPlace& place,
                results::RunResults* results_out, bool* unwritten) {
   results::RunResults& results = *results_out;
@@ -477,6 +552,7 @@ int RunEngines(const runner::RunPlan& plan, const RunArgs& args, const RunPlace&
   const bool tty = ::isatty(STDERR_FILENO) && !args.quiet && !w.ycsb_output.status;
   runner::RunPosition position;
   position.engine_count = static_cast<int>(plan.engines.size());
+  position.fork_count = ForksOf(plan, args);
   if (winsize ws{}; tty && ::ioctl(STDERR_FILENO, TIOCGWINSZ, &ws) == 0) {
     position.terminal_width = ws.ws_col;
   }
@@ -488,57 +564,56 @@ int RunEngines(const runner::RunPlan& plan, const RunArgs& args, const RunPlace&
   bool in_memory_note_due = tty && HasColdPoint(w);
   const std::string results_path = place.out + "/results.json";
   int rc = kExitOk;
-  const size_t rows_per_engine = runner::RowsPerEngine(w);
-  for (const results::EngineRun& engine : plan.engines) {
-    const size_t engine_index = static_cast<size_t>(&engine - plan.engines.data());
-    runner::EngineRows rows;
-    rows.first_row = static_cast<int>(engine_index * rows_per_engine);
-    if (args.shard) {
-      const auto first = place.shard_rows.begin() + static_cast<ptrdiff_t>(rows.first_row);
-      rows.measured.assign(first, first + static_cast<ptrdiff_t>(rows_per_engine));
-      rows.shard = place.shard.index;
-      // Not this shard's engine: another shard runs all of it.
-      if (std::find(rows.measured.begin(), rows.measured.end(), true) == rows.measured.end())
-        continue;
-    }
-    if (runner::InterruptCount() > 0) {
-      // Not started: recorded as such, so the results say what is missing.
-      results::EngineRun skipped = engine;
-      skipped.status = "interrupted";
-      skipped.reason = "not run: the run was interrupted";
-      results.engines.push_back(skipped);
-      MarkNotRun(plan, engine.name, rows, &results);
-      continue;
-    }
-    if (!args.quiet) fmt::print(stderr, "kvbench: {}: running {}\n", w.name, engine.name);
-    position.engine_index = static_cast<int>(engine_index);
-    position.in_memory = DeclaredInMemory(engine);
-    if (position.in_memory && in_memory_note_due) {
-      in_memory_note_due = false;
-      fmt::print(stderr, "{}\n", kInMemoryColdNote);
-    }
-    RunEngine(plan, engine, place.data_root, tty, position, args, rows, &results);
-    if (results.engines.back().status == "interrupted") {
-      MarkNotRun(plan, engine.name, rows, &results);
-      rc = kExitInterrupted;
-      if (!args.quiet) {
-        fmt::print(stderr, "kvbench: interrupted: keeping the finished phases, writing the report\n");
+  std::vector<EngineForks> engines(plan.engines.size());
+  for (int fork = 0; fork < position.fork_count; ++fork) {
+    for (size_t engine_index = 0; engine_index < plan.engines.size(); ++engine_index) {
+      const results::EngineRun& engine = plan.engines[engine_index];
+      EngineForks& state = engines[engine_index];
+      runner::EngineRows rows;
+      if (state.done || !EngineRowsOf(plan, args, place, engine_index, &rows)) continue;
+      if (!state.begun) {
+        state.begun = true;
+        state.record = engine;
+        state.record_index = results.engines.size();
+        results.engines.push_back(engine);
       }
-    } else if (results.engines.back().status != "ok") {
-      fmt::print(stderr, "kvbench: {}: engine {} {}: {}\n", w.name, engine.name,
-                 results.engines.back().status == "partial" ? "did not finish" : "failed",
-                 results.engines.back().reason);
-      rc = kExitFailure;
-    }
-    if (args.ycsb_output && args.ycsb_output_dir.empty()) {
-      fmt::print("{}", reports::RenderYcsbSummary(results, engine.name, YcsbTextOptionsOf(w)));
-      std::fflush(stdout);
-    }
-    results.finished_at = runner::UtcTimestamp();
-    if (Status s = results::WriteResultsFile(results, results_path, args.pretty); !s.ok()) {
-      fmt::print(stderr, "kvbench: {}\n", s.ToString());
-      *unwritten = true;
-      return kExitFailure;
+      if (runner::InterruptCount() > 0) {
+        // Not started: recorded as such, so the results say what is missing.
+        state.done = true;
+        state.record.status = "interrupted";
+        const int forks = position.fork_count;
+        state.record.reason =
+            fork == 0 ? "not run: the run was interrupted"
+            : fork + 1 == forks
+                ? fmt::format("fork {} of {} not run: the run was interrupted", forks, forks)
+                : fmt::format("forks {} to {} not run: the run was interrupted", fork + 1, forks);
+        results.engines[state.record_index] = state.record;
+        MarkNotRun(plan, engine.name, rows, &results);
+        continue;
+      }
+      if (!args.quiet) {
+        fmt::print(stderr, "kvbench: {}: running {}{}\n", w.name, engine.name,
+                   position.fork_count > 1
+                       ? fmt::format(" (fork {} of {})", fork + 1, position.fork_count)
+                       : "");
+      }
+      position.engine_index = static_cast<int>(engine_index);
+      position.fork = fork;
+      position.in_memory = DeclaredInMemory(engine);
+      if (position.in_memory && in_memory_note_due) {
+        in_memory_note_due = false;
+        fmt::print(stderr, "{}\n", kInMemoryColdNote);
+      }
+      RunEngineFork(plan, engine, place.data_root, tty, position, args, rows, &state, &results);
+      if (state.done) FinishEngine(engine.name, place.data_root, args, &state.record, results);
+      results.engines[state.record_index] = state.record;
+      if (state.done) rc = EndEngine(plan, args, rows, state.record, &results, rc);
+      results.finished_at = runner::UtcTimestamp();
+      if (Status s = results::WriteResultsFile(results, results_path, args.pretty); !s.ok()) {
+        fmt::print(stderr, "kvbench: {}\n", s.ToString());
+        *unwritten = true;
+        return kExitFailure;
+      }
     }
   }
   return rc;

@@ -115,17 +115,18 @@ std::string ProgressDisplay::Line(uint64_t done, double seconds) const {
   done = std::min(done, ops_total_);
   const double rate = seconds > 0 ? static_cast<double>(done) / seconds : 0;
   const double phase_eta = rate > 0 ? static_cast<double>(ops_total_ - done) / rate : -1;
-  // The whole run: planned work of every engine, done so far: the engines
-  // before this one, this engine's finished repetitions and the current one.
+  // The whole run: planned work of every engine once per fork, done so far:
+  // the processes before this one (every engine's earlier forks, then this
+  // fork of the engines before this one: the engines take turns), this
+  // process's finished repetitions and the current one.
   const double run_elapsed =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - position_.run_start)
           .count();
-  // Each engine runs its planned work once per fork.
-  const double per_engine = static_cast<double>(engine_work_) * position_.fork_count;
-  const double total = per_engine * position_.engine_count;
-  const double finished = per_engine * position_.engine_index +
-                          static_cast<double>(engine_work_) * position_.fork +
-                          static_cast<double>(done_work_ + done);
+  const double work = static_cast<double>(engine_work_);
+  const double total = work * position_.fork_count * position_.engine_count;
+  const double finished =
+      work * (position_.fork * position_.engine_count + position_.engine_index) +
+      static_cast<double>(done_work_ + done);
   const double run_eta = finished > 0 ? run_elapsed * (total / finished - 1) : -1;
   const PhaseSpec& p = workload_.phases[phase_];
   const std::string fork =

@@ -28,7 +28,11 @@ op = "get"
 count = 2000
 TOML
 
-"$KVBENCH" run "$WORK/w.toml" --forks 3 --repeat 2 --quiet --out "$WORK/run" > /dev/null
+"$KVBENCH" run "$WORK/w.toml" --forks 3 --repeat 2 --out "$WORK/run" > /dev/null 2> "$WORK/run.err"
+# The engines take turns: every engine's first fork, then every engine's second...
+order=$(sed -n 's/^kvbench: forks: running \(.*\)$/\1/p' "$WORK/run.err" | paste -sd, -)
+[ "$order" = "sqlite (fork 1 of 3),stdmap (fork 1 of 3),sqlite (fork 2 of 3),stdmap (fork 2 of 3),sqlite (fork 3 of 3),stdmap (fork 3 of 3)" ] ||
+  fail "the forks did not take turns: $order"
 python3 - "$WORK/run/results.json" <<'PY'
 import json, sys
 r = json.load(open(sys.argv[1]))

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 #include <sys/statfs.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 
@@ -75,6 +76,38 @@ TEST_F(RunnerTest, AnAdapterThatAbortsMidPhaseLeavesTheOthersResultsAndAFailureR
   EXPECT_EQ(Find(r, "get", "aborting"), nullptr);
   ASSERT_NE(Find(r, "miss", "sqlite"), nullptr);
   EXPECT_EQ(Find(r, "miss", "sqlite")->status, "ok");
+}
+
+TEST_F(RunnerTest, WithForksAnEngineThatAbortsStopsAndTheOthersRunEveryFork) {
+  // The engines take turns fork by fork; the aborting engine's first fork
+  // fails, so it runs no second one, and the engines around it run all three.
+  std::string toml = kSmall;
+  toml.insert(toml.find("[dataset]"), "[measurement]\nforks = 3\n");
+  EXPECT_EQ(Run(toml, {"stdmap", "aborting", "sqlite"}), 1);
+  const results::RunResults r = Results();
+  ASSERT_EQ(r.engines.size(), 3u);
+  EXPECT_EQ(r.engines[0].name, "stdmap");
+  EXPECT_EQ(r.engines[0].status, "ok");
+  EXPECT_EQ(r.engines[1].status, "failed");
+  EXPECT_NE(r.engines[1].reason.find("fork 1 of 3: killed by signal 6"), std::string::npos)
+      << r.engines[1].reason;
+  EXPECT_EQ(r.engines[2].name, "sqlite");
+  EXPECT_EQ(r.engines[2].status, "ok");
+  for (const std::string engine : {"stdmap", "sqlite"}) {
+    const results::PhaseRun* miss = Find(r, "miss", engine);
+    ASSERT_NE(miss, nullptr) << engine;
+    EXPECT_EQ(miss->status, "ok") << engine << ": " << miss->reason;
+    std::vector<int> forks;
+    for (const results::Repetition& rep : miss->repetitions) forks.push_back(rep.fork.value_or(-1));
+    std::sort(forks.begin(), forks.end());
+    EXPECT_EQ(forks.front(), 0) << engine;
+    EXPECT_EQ(forks.back(), 2) << engine;
+  }
+  const results::PhaseRun* load = Find(r, "load", "aborting");
+  ASSERT_NE(load, nullptr);
+  for (const results::Repetition& rep : load->repetitions) EXPECT_EQ(rep.fork, 0);
+  EXPECT_EQ(Find(r, "get", "aborting"), nullptr);
+  EXPECT_FALSE(fs::exists(out_ + "/data")) << "every engine's files are removed";
 }
 
 TEST_F(RunnerTest, ColdPhaseStartsWithEvictedFilesAndHotRepeatIsWarmer) {
