@@ -169,6 +169,7 @@ struct EngineForks {
   bool begun = false;       // a fork of it ran (or it was skipped): its record is listed
   bool done = false;        // no fork of it is left to run
   bool phase_failed = false;
+  bool owns_dir = false;  // its data folder was claimed for this run (and may be removed)
 };
 
 // The forks each engine runs: `kvbench ycsb` keeps the engine's files where
@@ -206,6 +207,7 @@ void RunEngineFork(const runner::RunPlan& plan, const results::EngineRun& engine
     fs::create_directories(dir, ec);
     if (ec) claimed = Status::IOError("cannot create '" + dir + "': " + ec.message());
   }
+  state->owns_dir = own_dir && claimed.ok();
   if (!claimed.ok()) {
     record.status = "failed";
     record.reason = "data directory: " + claimed.message();
@@ -250,7 +252,8 @@ void RunEngineFork(const runner::RunPlan& plan, const results::EngineRun& engine
 // its end, but a phase failed on the way: the engine did not finish its work,
 // and says which phase did not), and its files removed.
 void FinishEngine(const std::string& engine, const std::string& data_root, const RunArgs& args,
-                  results::EngineRun* record, const results::RunResults& results) {
+                  const EngineForks& state, results::EngineRun* record,
+                  const results::RunResults& results) {
   if (record->status == "ok") {
     for (const results::PhaseRun& run : results.runs) {
       if (run.engine != engine || run.status != "failed") continue;
@@ -263,7 +266,7 @@ void FinishEngine(const std::string& engine, const std::string& data_root, const
   if (record->status == "failed" || record->status == "partial") {
     record->reason += DiskFullNote(dir);
   }
-  if (!args.keep_data && args.engine_dir.empty()) {
+  if (!args.keep_data && state.owns_dir) {
     if (Status removed = RemoveOwnedDirectory(dir); !removed.ok()) {
       fmt::print(stderr, "kvbench: {}\n", removed.message());
     }
@@ -605,7 +608,8 @@ int RunEngines(const runner::RunPlan& plan, const RunArgs& args, const RunPlace&
         fmt::print(stderr, "{}\n", kInMemoryColdNote);
       }
       RunEngineFork(plan, engine, place.data_root, tty, position, args, rows, &state, &results);
-      if (state.done) FinishEngine(engine.name, place.data_root, args, &state.record, results);
+      if (state.done)
+        FinishEngine(engine.name, place.data_root, args, state, &state.record, results);
       results.engines[state.record_index] = state.record;
       if (state.done) rc = EndEngine(plan, args, rows, state.record, &results, rc);
       results.finished_at = runner::UtcTimestamp();
