@@ -677,8 +677,11 @@ int RunPlanned(const runner::RunPlan& plan, const std::string& file, const RunAr
   }
   fmt::print(summary, "{}", reports::RenderSummaryTable(results));
   if (const std::string verdict = reports::RenderVerdict(results); !verdict.empty()) {
-    fmt::print(summary, "\nVerdict (median ops/s, 95% intervals of the median; \"tied\" where they "
-               "overlap):\n{}", verdict);
+    fmt::print(summary,
+               "\nVerdict (median ops/s, 95% intervals of the median or the level a line "
+               "gives; \"tied\" where they "
+               "overlap):\n{}",
+               verdict);
   }
   fmt::print(summary, "\nreport: {0}/report.html\n        {0}/report.md\nresults: {1}\n", out,
              results_path);

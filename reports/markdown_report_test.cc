@@ -3,8 +3,9 @@
 #include <functional>
 
 #include "reports/reporter.h"
-#include "results/results_json.h"
 #include "reports/run_facts.h"
+#include "reports/verdict.h"
+#include "results/results_json.h"
 #include "tests/support/golden_test_support.h"
 
 namespace kvbench::reports {
@@ -290,6 +291,52 @@ TEST(MeasurementWarningsTest, EachSpoilingConditionGetsOneLine) {
   EXPECT_NE(w[2].find("tmpfs"), std::string::npos);
   EXPECT_NE(w[3].find("load average 1.90"), std::string::npos);
   EXPECT_NE(Markdown(r).find("> **WARNING:** CPU governor is 'powersave'"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace kvbench::reports
+
+namespace kvbench::reports {
+namespace {
+
+// Two engines, one phase, `n` repetitions each, a's all above b's.
+results::RunResults TwoEnginesApart(int n) {
+  results::RunResults r;
+  for (const char* name : {"a", "b"}) {
+    results::EngineRun e;
+    e.name = name;
+    r.engines.push_back(e);
+    results::PhaseRun run;
+    run.phase = "load";
+    run.op = "insert";
+    run.engine = name;
+    run.threads = 1;
+    for (int i = 0; i < n; ++i) {
+      results::Repetition rep;
+      rep.seconds = 1;
+      results::OpFigures all;
+      all.op = "all";
+      all.ops = 1000;
+      all.ops_per_sec = (name[0] == 'a' ? 2000 : 1000) + 10.0 * i;
+      rep.ops.push_back(all);
+      run.repetitions.push_back(rep);
+    }
+    r.runs.push_back(run);
+  }
+  return r;
+}
+
+TEST(VerdictTest, ALineGivesItsIntervalsLevelWhereTooFewRepetitionsAllow95Percent) {
+  // Six repetitions reach 97% from the lowest to the highest; five only 94%,
+  // three 75%: the line says so instead of passing them off as 95%.
+  EXPECT_TRUE(Contains(RenderVerdict(TwoEnginesApart(3)), "ops/s; 75% intervals: 3 repetitions)"))
+      << RenderVerdict(TwoEnginesApart(3));
+  EXPECT_TRUE(Contains(RenderVerdict(TwoEnginesApart(5)), "ops/s; 94% intervals: 5 repetitions)"))
+      << RenderVerdict(TwoEnginesApart(5));
+  const std::string six = RenderVerdict(TwoEnginesApart(6));
+  EXPECT_TRUE(Contains(six, "a fastest, 1.98× b (")) << six;
+  EXPECT_FALSE(Contains(six, "intervals:")) << six;
+  EXPECT_TRUE(Contains(Markdown(TwoEnginesApart(3)), "or the lower level a line gives"));
 }
 
 }  // namespace

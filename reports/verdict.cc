@@ -21,6 +21,19 @@ std::string Interval(const results::Spread& s) {
   return FormatRate(s.ci->low) + "–" + FormatRate(s.ci->high);
 }
 
+// "; 75% intervals: 3 repetitions" where a named row has too few repetitions
+// for a 95% interval of its median (5 or fewer: the widest interval, from the
+// lowest to the highest, then holds the median with 94% or less), so the
+// line does not pass a weaker interval off as the heading's 95%.
+std::string LevelNote(const std::vector<const results::Spread*>& spreads) {
+  const results::Spread* lowest = nullptr;
+  for (const results::Spread* s : spreads) {
+    if (s->ci && (lowest == nullptr || s->ci->level < lowest->ci->level)) lowest = s;
+  }
+  if (lowest == nullptr || lowest->ci->level >= 0.95) return "";
+  return fmt::format("; {:.0f}% intervals: {} repetitions", lowest->ci->level * 100, lowest->n);
+}
+
 }  // namespace
 
 std::vector<PointVerdict> Verdicts(const results::RunResults& results) {
@@ -85,15 +98,17 @@ std::string RenderVerdict(const results::RunResults& results) {
   for (const PointVerdict& v : Verdicts(results)) {
     out += "  " + v.phase + (v.point.empty() ? "" : " (" + v.point + ")") + ": ";
     if (v.runner_up.empty()) {
-      out += v.fastest + " alone (" + Interval(v.fastest_rate) + " ops/s)";
+      out += v.fastest + " alone (" + Interval(v.fastest_rate) + " ops/s" +
+             LevelNote({&v.fastest_rate}) + ")";
     } else if (v.tied) {
       std::string names = v.fastest;
       for (const std::string& e : v.tied_with) names += ", " + e;
       out += fmt::format("tied: {} (intervals overlap; {} leads by {})", names, v.fastest,
                          FormatRatio(v.margin));
     } else {
-      out += fmt::format("{} fastest, {} {} ({} vs {} ops/s)", v.fastest, FormatRatio(v.margin),
-                         v.runner_up, Interval(v.fastest_rate), Interval(v.runner_up_rate));
+      out += fmt::format("{} fastest, {} {} ({} vs {} ops/s{})", v.fastest, FormatRatio(v.margin),
+                         v.runner_up, Interval(v.fastest_rate), Interval(v.runner_up_rate),
+                         LevelNote({&v.fastest_rate, &v.runner_up_rate}));
     }
     if (!v.client_bound.empty()) {
       out += fmt::format(" [{} ({})]", kClientBoundNote, join(v.client_bound));
