@@ -1,5 +1,6 @@
 #include "app/run_controller.h"
 
+#include <fmt/core.h>
 #include <sys/ioctl.h>
 #include <sys/statvfs.h>
 #include <unistd.h>
@@ -11,24 +12,23 @@
 #include <functional>
 #include <iostream>
 #include <memory>
-
-#include <fmt/core.h>
 #include <nlohmann/json.hpp>
+#include <optional>
 
 #include "app/cli.h"
 #include "app/history_commands.h"
+#include "app/output_dir.h"
+#include "common/atomic_file.h"
+#include "common/owned_dir.h"
+#include "reports/hdr_histogram.h"
+#include "reports/reports.h"
+#include "reports/verdict.h"
+#include "reports/ycsb_summary.h"
+#include "results/results_json.h"
 #include "runner/engine_process.h"
 #include "runner/engine_runner.h"
 #include "runner/environment.h"
 #include "runner/interrupt.h"
-#include "results/results_json.h"
-#include "reports/reports.h"
-#include "reports/verdict.h"
-#include "reports/hdr_histogram.h"
-#include "reports/ycsb_summary.h"
-#include "app/output_dir.h"
-#include "common/atomic_file.h"
-#include "common/owned_dir.h"
 #include "runner/phase_op.h"
 #include "runner/ycsb/workload_file.h"
 
@@ -164,9 +164,9 @@ ForkReport RunEngineProcess(const runner::RunPlan& plan, const results::EngineRu
 // One engine's state across its forks, which interleave with the other
 // engines' (RunEngines).
 struct EngineForks {
-  results::EngineRun record;
-  size_t record_index = 0;  // where `record` is in results->engines, once begun
-  bool begun = false;       // a fork of it ran (or it was skipped): its record is listed
+  // Where its record is in results->engines, once a fork of it ran (or it
+  // was skipped); the record is updated there fork by fork.
+  std::optional<size_t> record_index;
   bool done = false;        // no fork of it is left to run
   bool phase_failed = false;
   bool owns_dir = false;  // its data folder was claimed for this run (and may be removed)
@@ -197,7 +197,7 @@ void RunEngineFork(const runner::RunPlan& plan, const results::EngineRun& engine
   const bool own_dir = args.engine_dir.empty();
   const int fork = position.fork, forks = position.fork_count;
   const std::string dir = EngineDirOf(data_root, engine.name, args);
-  results::EngineRun& record = state->record;
+  results::EngineRun& record = results->engines[*state->record_index];
   Status claimed;
   if (own_dir) {
     claimed = ClaimDirectory(dir, results->run_id, ClaimMode::kReuseOwned);
@@ -574,23 +574,21 @@ int RunEngines(const runner::RunPlan& plan, const RunArgs& args, const RunPlace&
       EngineForks& state = engines[engine_index];
       runner::EngineRows rows;
       if (state.done || !EngineRowsOf(plan, args, place, engine_index, &rows)) continue;
-      if (!state.begun) {
-        state.begun = true;
-        state.record = engine;
+      if (!state.record_index) {
         state.record_index = results.engines.size();
         results.engines.push_back(engine);
       }
+      results::EngineRun& record = results.engines[*state.record_index];
       if (runner::InterruptCount() > 0) {
         // Not started: recorded as such, so the results say what is missing.
         state.done = true;
-        state.record.status = "interrupted";
+        record.status = "interrupted";
         const int forks = position.fork_count;
-        state.record.reason =
+        record.reason =
             fork == 0 ? "not run: the run was interrupted"
             : fork + 1 == forks
                 ? fmt::format("fork {} of {} not run: the run was interrupted", forks, forks)
                 : fmt::format("forks {} to {} not run: the run was interrupted", fork + 1, forks);
-        results.engines[state.record_index] = state.record;
         MarkNotRun(plan, engine.name, rows, &results);
         continue;
       }
@@ -608,10 +606,11 @@ int RunEngines(const runner::RunPlan& plan, const RunArgs& args, const RunPlace&
         fmt::print(stderr, "{}\n", kInMemoryColdNote);
       }
       RunEngineFork(plan, engine, place.data_root, tty, position, args, rows, &state, &results);
-      if (state.done)
-        FinishEngine(engine.name, place.data_root, args, state, &state.record, results);
-      results.engines[state.record_index] = state.record;
-      if (state.done) rc = EndEngine(plan, args, rows, state.record, &results, rc);
+      if (state.done) {
+        // `record` stays valid: only results.runs grows in these calls.
+        FinishEngine(engine.name, place.data_root, args, state, &record, results);
+        rc = EndEngine(plan, args, rows, record, &results, rc);
+      }
       results.finished_at = runner::UtcTimestamp();
       if (Status s = results::WriteResultsFile(results, results_path, args.pretty); !s.ok()) {
         fmt::print(stderr, "kvbench: {}\n", s.ToString());
