@@ -328,11 +328,38 @@ PBTREE_HOT bool NodePage::Insert(const SeekResult& at, Slice key, EntryValue val
   if (restart_interval > 0) {
     const uint32_t nr = restarts();
     const uint32_t block_end = at.block + 1 < nr ? restart_offset(at.block + 1) : data_end();
-    uint32_t in_block = at.in_block + 1;
-    for (uint32_t q = pos + new_size; q < block_end; q = NextAt(q, leaf)) ++in_block;
-    if (in_block > 2 * restart_interval) SplitBlock(at.block, in_block);
+    if (MayExceed(at, pos + new_size, block_end, 2 * restart_interval)) {
+      uint32_t in_block = at.in_block + 1;
+      for (uint32_t q = pos + new_size; q < block_end; q = NextAt(q, leaf)) ++in_block;
+      if (in_block > 2 * restart_interval) SplitBlock(at.block, in_block);
+    }
   }
   return true;
+}
+
+// The entries after an insert's position are counted one by one (each step
+// reads the entry before it): a one-key commit spent half of its insert
+// there. The count matters only near the limit, so it is taken only when one
+// of two estimates from the block's bytes comes within an eighth of it: the
+// entries before the insert's end as a sample of the block (its restart
+// entry, which stores a whole key, left out), and the page's average entry.
+// Blocks of entries of like sizes are cut exactly where the count alone
+// would cut them; a block whose entries after the insert are much smaller
+// than both the ones before it and the page's average is counted later, once
+// its bytes reach the mark.
+bool NodePage::MayExceed(const SeekResult& at, uint32_t new_end, uint32_t block_end,
+                         uint32_t limit) const {
+  if (at.in_block == 0) return true;  // the new entry starts the block: no sample
+  const uint32_t block_start = restart_offset(at.block);
+  const uint64_t sample_start = NextAt(block_start, is_leaf());
+  const uint64_t sample_bytes = new_end - sample_start;  // at.in_block entries
+  const uint64_t rest_bytes = block_end - sample_start;
+  const uint64_t scaled_limit = 7 * uint64_t{limit};
+  // 1 + in_block * rest / sample >= 7/8 limit
+  if (8 * (sample_bytes + at.in_block * rest_bytes) >= scaled_limit * sample_bytes) return true;
+  // block bytes / page average >= 7/8 limit
+  const uint64_t block_bytes = block_end - block_start;
+  return 8 * block_bytes * count() >= scaled_limit * (data_end() - kPageHeaderSize);
 }
 
 bool NodePage::SplitBlock(uint32_t block, uint32_t entries) {
@@ -541,7 +568,6 @@ void NodePage::MoveTail(uint32_t cut, Slice cut_key, uint8_t* right) {
     EncodeFixed16(base + 2 * (i - block),
                   static_cast<uint16_t>(restart_offset(i) - from + copy_at));
   }
-  std::memset(right + right_end, 0, base - (right + right_end));
   EncodeFixed16(right + kOffCount, static_cast<uint16_t>(moved));
   EncodeFixed16(right + kOffRestarts, static_cast<uint16_t>(right_restarts));
   EncodeFixed16(right + kOffDataEnd, static_cast<uint16_t>(right_end));
@@ -550,7 +576,7 @@ void NodePage::MoveTail(uint32_t cut, Slice cut_key, uint8_t* right) {
   uint8_t* old_base = page_ + page_size_ - 2 * nr;
   uint8_t* new_base = page_ + page_size_ - 2 * head_restarts;
   std::memmove(new_base, old_base, 2 * head_restarts);
-  std::memset(page_ + cut, 0, new_base - (page_ + cut));
+  // Free space on either page keeps whatever bytes it had (node_page.h).
   EncodeFixed16(page_ + kOffCount, static_cast<uint16_t>(count() - moved));
   EncodeFixed16(page_ + kOffRestarts, static_cast<uint16_t>(head_restarts));
   EncodeFixed16(page_ + kOffDataEnd, static_cast<uint16_t>(cut));

@@ -4,7 +4,10 @@
 // Layout of a node page (after the 24-byte header of format.h):
 //
 //   [24, data_end)            entries, in strictly increasing key order
-//   [data_end, restart_base)  free space
+//   [data_end, restart_base)  free space, whose bytes nothing reads: edits,
+//                             splits and copies leave them as they are
+//                             (NodeBuilder zeroes them, so that a built
+//                             page's bytes depend only on its entries)
 //   [restart_base, page_size) restart array: restart count u16 LE offsets,
 //                             ascending; restart_base = page_size - 2*count
 //
@@ -194,6 +197,10 @@ class NodePage {
   // restart entry. False, leaving the page unchanged, when the entry's whole
   // key and the restart slot do not fit: the longer block stays valid.
   bool SplitBlock(uint32_t block, uint32_t entries);
+  // Whether the block of an insert at `at` (its new entry ending at
+  // `new_end`, the block at `block_end`) may hold more than `limit` entries,
+  // judged from its bytes (see node_page.cc).
+  bool MayExceed(const SeekResult& at, uint32_t new_end, uint32_t block_end, uint32_t limit) const;
   void ShiftRestarts(uint32_t after, int delta, bool include_equal);
   void InsertRestart(uint32_t index, uint32_t offset);
   void RemoveRestart(uint32_t index);

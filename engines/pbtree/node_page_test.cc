@@ -201,6 +201,49 @@ TEST(NodePageTest, InsertKeepsRestartBlocksShort) {
   }
 }
 
+TEST(NodePageTest, InsertCutsABlockOfSmallEntriesOnceItsBytesNearTheLimit) {
+  // Insert counts a block's entries only when an estimate from its bytes
+  // comes near twice the interval. Small entries inserted in descending
+  // order just after the large ones of a block make both estimates low (the
+  // large entries before the insert are the sample, and the page's average
+  // entry is large), so the block grows past twice the interval, and is cut
+  // once its bytes reach seven eighths of that many average entries.
+  Page page;
+  NodeBuilder builder(page.bytes.data(), kPageSize, PageType::kLeaf, 0, 8);
+  std::map<std::string, std::string> model;
+  for (int i = 0; i < 16; ++i) {
+    const std::string key = "a-" + std::to_string(100 + i);
+    model[key] = std::string(150, 'x');
+    ASSERT_TRUE(builder.Add(key, Inline(model[key])));
+  }
+  builder.Finish();
+  size_t longest = 0;
+  for (int i = 0; i < 150; ++i) {
+    char key[32];
+    snprintf(key, sizeof(key), "a-107-%06d", 1000 - i);  // between a-107 and a-108
+    NodePage node = page.node();
+    ASSERT_TRUE(node.Insert(node.Seek(key), key, Inline("v"), 8));
+    model[key] = "v";
+    const std::vector<uint32_t> sizes = BlockSizes(page.node());
+    const uint64_t entry_bytes = page.node().data_end() - kPageHeaderSize;
+    for (uint32_t b = 0; b < sizes.size(); ++b) {
+      longest = std::max<size_t>(longest, sizes[b]);
+      if (sizes[b] <= 16) continue;
+      const uint32_t end =
+          b + 1 < sizes.size() ? page.node().restart_offset(b + 1) : page.node().data_end();
+      const uint64_t bytes = end - page.node().restart_offset(b);
+      // Past the count, the block is below its byte mark.
+      ASSERT_LT(8 * bytes * model.size(), 7 * 16 * entry_bytes)
+          << "block " << b << " after " << key;
+    }
+  }
+  ExpectPageEquals(page, model);
+  EXPECT_GT(longest, 16u);                 // the block grew past the count (19 when written)
+  EXPECT_LT(longest, 24u);                 // and was cut near it,
+  EXPECT_GT(page.node().restarts(), 10u);  // again and again (2 restarts at first)
+  EXPECT_TRUE(ValidateNodePage(page.bytes.data(), kPageSize, 1).ok());
+}
+
 TEST(NodePageTest, InsertReportsFullPage) {
   Page page;
   NodeBuilder(page.bytes.data(), kPageSize, PageType::kLeaf, 0, 16).Finish();
