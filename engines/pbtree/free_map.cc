@@ -226,14 +226,19 @@ void FreeMap::EncodeMapPage(uint32_t index, uint8_t* page) const {
 PBTREE_HOT void FreeMap::Commit(uint64_t txn_id) {
   for (uint32_t p : freed_committed_) pending_.push_back(Pending{txn_id, p});
   freed_committed_.clear();
-  for (uint32_t index : dirty_indexes_) {
-    if (index < index_dirty_.size()) index_dirty_[index] = index_fresh_[index] = 0;
+  if (!dirty_indexes_.empty()) {
+    for (uint32_t index : dirty_indexes_) {
+      if (index < index_dirty_.size()) index_dirty_[index] = index_fresh_[index] = 0;
+    }
+    dirty_indexes_.clear();
+    // The map's own pages change only for an index marked dirty
+    // (PrepareCommit): a commit with none keeps them, and skips the copy.
+    committed_map_pages_ = map_pages_;
   }
-  dirty_indexes_.clear();
+  assert(map_pages_ == committed_map_pages_);
   allocated_.clear();
   committed_page_count_ = page_count_;
   committed_free_count_ = free_count_;
-  committed_map_pages_ = map_pages_;
 }
 
 void FreeMap::AddPending(uint64_t txn_id, const std::vector<uint32_t>& pages) {
