@@ -4,6 +4,25 @@
 
 namespace pbtree {
 
+Status::Status(Code code, std::string msg) {
+  if (msg.empty()) {
+    rep_ = static_cast<uintptr_t>(code);
+  } else {
+    rep_ = reinterpret_cast<uintptr_t>(new State{code, std::move(msg)});
+  }
+}
+
+uintptr_t Status::Clone(uintptr_t rep) {
+  return reinterpret_cast<uintptr_t>(new State(*reinterpret_cast<const State*>(rep)));
+}
+
+void Status::Free(uintptr_t rep) noexcept { delete reinterpret_cast<State*>(rep); }
+
+const std::string& Status::message() const noexcept {
+  static const std::string kNone;
+  return has_message() ? reinterpret_cast<const State*>(rep_)->message : kNone;
+}
+
 Status Status::Corruption(std::string msg) { return Status(Code::kCorruption, std::move(msg)); }
 Status Status::InvalidArgument(std::string msg) {
   return Status(Code::kInvalidArgument, std::move(msg));
@@ -21,7 +40,7 @@ Status Status::FromErrno(std::string_view context, int errno_value) {
 
 std::string Status::ToString() const {
   const char* name = "Unknown";
-  switch (code_) {
+  switch (code()) {
     case Code::kOk: name = "OK"; break;
     case Code::kNotFound: name = "NotFound"; break;
     case Code::kCorruption: name = "Corruption"; break;
@@ -31,9 +50,9 @@ std::string Status::ToString() const {
     case Code::kNotSupported: name = "NotSupported"; break;
   }
   std::string out = name;
-  if (!message_.empty()) {
+  if (!message().empty()) {
     out += ": ";
-    out += message_;
+    out += message();
   }
   return out;
 }
@@ -41,11 +60,11 @@ std::string Status::ToString() const {
 Status Status::WithContext(std::string_view context) const {
   if (ok()) return *this;
   std::string msg(context);
-  if (!message_.empty()) {
+  if (!message().empty()) {
     msg += ": ";
-    msg += message_;
+    msg += message();
   }
-  return Status(code_, std::move(msg));
+  return Status(code(), std::move(msg));
 }
 
 }  // namespace pbtree

@@ -30,6 +30,20 @@ class Status {
   };
 
   Status() noexcept = default;
+  Status(const Status& other) : rep_(other.has_message() ? Clone(other.rep_) : other.rep_) {}
+  Status(Status&& other) noexcept : rep_(other.rep_) { other.rep_ = 0; }
+  Status& operator=(const Status& other) {
+    if (this != &other) *this = Status(other);
+    return *this;
+  }
+  Status& operator=(Status&& other) noexcept {
+    std::swap(rep_, other.rep_);
+    return *this;
+  }
+  ~Status() {
+    if (has_message()) Free(rep_);
+  }
+
   static Status OK() noexcept { return Status(); }
   static Status NotFound(std::string msg = {}) { return Status(Code::kNotFound, std::move(msg)); }
   // The failures are out of line and `cold`: the compiler then treats every
@@ -44,15 +58,18 @@ class Status {
   // IOError whose message is "context: strerror(errno_value)".
   [[gnu::cold]] static Status FromErrno(std::string_view context, int errno_value);
 
-  bool ok() const noexcept { return code_ == Code::kOk; }
-  bool IsNotFound() const noexcept { return code_ == Code::kNotFound; }
-  bool IsCorruption() const noexcept { return code_ == Code::kCorruption; }
-  bool IsInvalidArgument() const noexcept { return code_ == Code::kInvalidArgument; }
-  bool IsIOError() const noexcept { return code_ == Code::kIOError; }
-  bool IsBusy() const noexcept { return code_ == Code::kBusy; }
-  bool IsNotSupported() const noexcept { return code_ == Code::kNotSupported; }
-  Code code() const noexcept { return code_; }
-  const std::string& message() const noexcept { return message_; }
+  bool ok() const noexcept { return rep_ == 0; }
+  bool IsNotFound() const noexcept { return code() == Code::kNotFound; }
+  bool IsCorruption() const noexcept { return code() == Code::kCorruption; }
+  bool IsInvalidArgument() const noexcept { return code() == Code::kInvalidArgument; }
+  bool IsIOError() const noexcept { return code() == Code::kIOError; }
+  bool IsBusy() const noexcept { return code() == Code::kBusy; }
+  bool IsNotSupported() const noexcept { return code() == Code::kNotSupported; }
+  Code code() const noexcept {
+    return has_message() ? reinterpret_cast<const State*>(rep_)->code : static_cast<Code>(rep_);
+  }
+  // Empty for OK and for a status made without one.
+  const std::string& message() const noexcept;
 
   // "Corruption: page 12: checksum mismatch" style text for people.
   std::string ToString() const;
@@ -60,10 +77,21 @@ class Status {
   Status WithContext(std::string_view context) const;
 
  private:
-  Status(Code code, std::string msg) : code_(code), message_(std::move(msg)) {}
+  // One word, so that the OK status every call on a hot path returns is a
+  // null word to set and test: the code itself when there is no message, or
+  // a State on the heap. (A code and a std::string were 40 bytes, set and
+  // torn down at every call.)
+  struct State {
+    Code code;
+    std::string message;
+  };
+  static constexpr uintptr_t kLastCode = static_cast<uintptr_t>(Code::kNotSupported);
+  Status(Code code, std::string msg);
+  bool has_message() const noexcept { return rep_ > kLastCode; }
+  static uintptr_t Clone(uintptr_t rep);
+  static void Free(uintptr_t rep) noexcept;
 
-  Code code_ = Code::kOk;
-  std::string message_;
+  uintptr_t rep_ = 0;  // 0: OK
 };
 
 }  // namespace pbtree
