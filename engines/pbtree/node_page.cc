@@ -117,10 +117,15 @@ SeekResult NodePage::SeekIn(Slice target, uint32_t known) const {
   // If the scan runs to the end of the block, the next entry is the restart
   // the search last found above the target (block + 1).
   r.next_lcp = static_cast<uint32_t>(above_lcp);
-  // The scan stops halfway through the block on average.
-  const uint8_t* const prefetch_end = page_ + std::min(block_end, restart_offset(block) + 8 * 64);
-  for (const uint8_t* line = page_ + restart_offset(block) + 64; line < prefetch_end; line += 64) {
-    __builtin_prefetch(line);
+  // The scan stops halfway through the block on average. Seven lines after
+  // the restart's, the last ones clamped to the page (a fixed count, without
+  // a loop's tests: lines past the block's end cost a little bandwidth).
+  {
+    const uint32_t first_line = restart_offset(block) + 64;
+    const uint32_t last_line = page_size_ - 64;
+    for (uint32_t i = 0; i < 7; ++i) {
+      __builtin_prefetch(page_ + std::min(first_line + 64 * i, last_line));
+    }
   }
 
   // Scan the block keeping m = common prefix of the last key below the target
@@ -267,6 +272,31 @@ void NodePage::RemoveRestart(uint32_t index) {
   EncodeFixed16(page_ + kOffRestarts, static_cast<uint16_t>(nr - 1));
 }
 
+// The entries after an insert's position are counted one by one (each step
+// reads the entry before it): a one-key commit spent half of its insert
+// there. The count matters only near the limit, so it is taken only when one
+// of two estimates from the block's bytes comes within an eighth of it: the
+// entries before the insert's end as a sample of the block (its restart
+// entry, which stores a whole key, left out), and the page's average entry.
+// Blocks of entries of like sizes are cut exactly where the count alone
+// would cut them; a block whose entries after the insert are much smaller
+// than both the ones before it and the page's average is counted later, once
+// its bytes reach the mark.
+[[gnu::always_inline]] inline bool NodePage::MayExceed(const SeekResult& at, uint32_t new_end,
+                                                       uint32_t block_end, uint32_t limit) const {
+  if (at.in_block == 0) return true;  // the new entry starts the block: no sample
+  const uint32_t block_start = restart_offset(at.block);
+  const uint64_t sample_start = NextAt(block_start, is_leaf());
+  const uint64_t sample_bytes = new_end - sample_start;  // at.in_block entries
+  const uint64_t rest_bytes = block_end - sample_start;
+  const uint64_t scaled_limit = 7 * uint64_t{limit};
+  // 1 + in_block * rest / sample >= 7/8 limit
+  if (8 * (sample_bytes + at.in_block * rest_bytes) >= scaled_limit * sample_bytes) return true;
+  // block bytes / page average >= 7/8 limit
+  const uint64_t block_bytes = block_end - block_start;
+  return 8 * block_bytes * count() >= scaled_limit * (data_end() - kPageHeaderSize);
+}
+
 PBTREE_HOT bool NodePage::Insert(const SeekResult& at, Slice key, EntryValue value,
                                  uint32_t restart_interval) {
   const bool leaf = is_leaf();
@@ -335,31 +365,6 @@ PBTREE_HOT bool NodePage::Insert(const SeekResult& at, Slice key, EntryValue val
     }
   }
   return true;
-}
-
-// The entries after an insert's position are counted one by one (each step
-// reads the entry before it): a one-key commit spent half of its insert
-// there. The count matters only near the limit, so it is taken only when one
-// of two estimates from the block's bytes comes within an eighth of it: the
-// entries before the insert's end as a sample of the block (its restart
-// entry, which stores a whole key, left out), and the page's average entry.
-// Blocks of entries of like sizes are cut exactly where the count alone
-// would cut them; a block whose entries after the insert are much smaller
-// than both the ones before it and the page's average is counted later, once
-// its bytes reach the mark.
-bool NodePage::MayExceed(const SeekResult& at, uint32_t new_end, uint32_t block_end,
-                         uint32_t limit) const {
-  if (at.in_block == 0) return true;  // the new entry starts the block: no sample
-  const uint32_t block_start = restart_offset(at.block);
-  const uint64_t sample_start = NextAt(block_start, is_leaf());
-  const uint64_t sample_bytes = new_end - sample_start;  // at.in_block entries
-  const uint64_t rest_bytes = block_end - sample_start;
-  const uint64_t scaled_limit = 7 * uint64_t{limit};
-  // 1 + in_block * rest / sample >= 7/8 limit
-  if (8 * (sample_bytes + at.in_block * rest_bytes) >= scaled_limit * sample_bytes) return true;
-  // block bytes / page average >= 7/8 limit
-  const uint64_t block_bytes = block_end - block_start;
-  return 8 * block_bytes * count() >= scaled_limit * (data_end() - kPageHeaderSize);
 }
 
 bool NodePage::SplitBlock(uint32_t block, uint32_t entries) {
