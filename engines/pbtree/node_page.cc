@@ -17,6 +17,12 @@ uint8_t* PutEntryHeader(uint8_t* p, bool leaf, uint32_t shared, uint32_t unshare
   return p;
 }
 
+// Bytes PutEntryHeader writes.
+uint32_t EntryHeaderSize(bool leaf, uint32_t shared, uint32_t unshared, uint32_t field) {
+  return static_cast<uint32_t>(VarintLength(shared) + VarintLength(unshared) +
+                               (leaf ? VarintLength(field) : 0));
+}
+
 }  // namespace
 
 uint32_t CommonPrefix(Slice a, Slice b) {
@@ -308,23 +314,23 @@ PBTREE_HOT bool NodePage::Insert(const SeekResult& at, Slice key, EntryValue val
   const uint32_t shared = at_block_start ? 0 : at.prev_lcp;
   const uint32_t unshared = static_cast<uint32_t>(key.size()) - shared;
 
-  uint8_t new_header[3 * kMaxVarint32Bytes];
-  const uint32_t new_header_size = static_cast<uint32_t>(
-      PutEntryHeader(new_header, leaf, shared, unshared, value.field) - new_header);
-  const uint32_t new_size =
-      new_header_size + unshared + static_cast<uint32_t>(value.payload.size());
+  // Headers are sized first and written in place after the move (a copy
+  // from a buffer was a call each).
+  const uint32_t new_size = EntryHeaderSize(leaf, shared, unshared, value.field) + unshared +
+                            static_cast<uint32_t>(value.payload.size());
 
   // The following entry, if in the same block, is re-encoded against the new
   // key: its shared length can only grow, so it gives up `drop` suffix bytes.
   const bool reencode_next = pos < end && (at_block_start || !at.pos_is_restart);
-  uint8_t next_header[3 * kMaxVarint32Bytes];
+  uint32_t next_unshared = 0, next_field = 0;
   uint32_t next_header_size = 0;
   uint32_t replaced = 0;  // bytes at pos that the new bytes replace
   if (reencode_next) {
     EntryView k = Entry(pos);
     const uint32_t drop = at.next_lcp - k.shared;
-    next_header_size = static_cast<uint32_t>(
-        PutEntryHeader(next_header, leaf, at.next_lcp, k.unshared - drop, k.field) - next_header);
+    next_unshared = k.unshared - drop;
+    next_field = k.field;
+    next_header_size = EntryHeaderSize(leaf, at.next_lcp, next_unshared, next_field);
     replaced = k.header_size + drop;
   }
   const bool new_restart = at_block_start && pos == end;
@@ -333,14 +339,12 @@ PBTREE_HOT bool NodePage::Insert(const SeekResult& at, Slice key, EntryValue val
   if (needed > static_cast<int>(free_bytes())) return false;
 
   std::memmove(page_ + pos + replaced + delta, page_ + pos + replaced, end - pos - replaced);
-  uint8_t* p = page_ + pos;
-  std::memcpy(p, new_header, new_header_size);
-  p += new_header_size;
+  uint8_t* p = PutEntryHeader(page_ + pos, leaf, shared, unshared, value.field);
   if (unshared > 0) std::memcpy(p, key.data() + shared, unshared);
   p += unshared;
   if (!value.payload.empty()) std::memcpy(p, value.payload.data(), value.payload.size());
   p += value.payload.size();
-  std::memcpy(p, next_header, next_header_size);
+  if (reencode_next) PutEntryHeader(p, leaf, at.next_lcp, next_unshared, next_field);
 
   EncodeFixed16(page_ + kOffDataEnd, static_cast<uint16_t>(end + delta));
   EncodeFixed16(page_ + kOffCount, static_cast<uint16_t>(count() + 1));
