@@ -4,14 +4,15 @@
 // one-key transactions (DB::Put) of new keys interleaved with the loaded ones.
 //
 //   build/engines/pbtree/pbtree_commit_bench [base] [commits] [none|commit] [dir] [wal|nowal]
-//                                            [keys-file]
+//                                            [keys-file] [asis|reorganize]
 //
 // With `keys-file` (one key per line, e.g. `kvbench gen urls --count N`), the
 // load takes its first `base` lines in file order and the commits the next
 // `commits` lines, as seed 001 does; without it, even keys are loaded and odd
 // ones committed in increasing order.
 // `nowal` commits as pbtree did before the log (every commit writes its
-// pages and a meta page), for A/B runs in one binary.
+// pages and a meta page), for A/B runs in one binary. `reorganize` syncs and
+// reorganizes the loaded tree before the commits, as seed 001 does.
 // Prints the load's and the commits' rates, the CPU time of the commits
 // (this thread's, which other processes on the machine do not inflate as
 // much as the wall time) and the pager's counters; for a profile run it
@@ -73,6 +74,7 @@ int main(int argc, char** argv) {
   const bool sync = argc > 3 && std::string(argv[3]) == "commit";
   const std::string dir = argc > 4 ? argv[4] : "/tmp";
   const bool wal = !(argc > 5 && std::string(argv[5]) == "nowal");
+  const bool reorganize = argc > 7 && std::string(argv[7]) == "reorganize";
   std::vector<std::string> file_keys;
   if (argc > 6) {
     std::ifstream in(argv[6]);
@@ -111,6 +113,10 @@ int main(int argc, char** argv) {
     if (!(s = txn->Commit()).ok()) return Fail(s);
   }
   const double load = Seconds(start);
+  if (reorganize) {
+    if (!(s = db->Sync()).ok()) return Fail(s);
+    if (!(s = db->Reorganize()).ok()) return Fail(s);
+  }
   pbtree::Stats before;
   db->GetStats(&before);
   start = std::chrono::steady_clock::now();
