@@ -20,8 +20,8 @@ uint32_t NodeBuilder::SizeIfAdded(Slice key, EntryValue value) const {
   const uint32_t shared =
       restart ? 0 : CommonPrefix(Slice(reinterpret_cast<const char*>(last_key_), last_key_size_), key);
   const uint32_t unshared = static_cast<uint32_t>(key.size()) - shared;
-  return VarintLength(shared) + VarintLength(unshared) + (leaf_ ? VarintLength(value.field) : 0) +
-         unshared + static_cast<uint32_t>(value.payload.size()) + (restart ? 2 : 0);
+  return EntryHeaderSize(leaf_, shared, unshared, value.field) + unshared +
+         static_cast<uint32_t>(value.payload.size()) + (restart ? 2 : 0);
 }
 
 bool NodeBuilder::Add(Slice key, EntryValue value) {
@@ -30,16 +30,13 @@ bool NodeBuilder::Add(Slice key, EntryValue value) {
   const uint32_t shared =
       restart ? 0 : CommonPrefix(Slice(reinterpret_cast<const char*>(last_key_), last_key_size_), key);
   const uint32_t unshared = static_cast<uint32_t>(key.size()) - shared;
-  const uint32_t size = VarintLength(shared) + VarintLength(unshared) +
-                        (leaf_ ? VarintLength(value.field) : 0) + unshared +
+  const uint32_t size = EntryHeaderSize(leaf_, shared, unshared, value.field) + unshared +
                         static_cast<uint32_t>(value.payload.size());
   const size_t restart_bytes = 2 * (restarts_ + (restart ? 1 : 0));
   if (data_end_ + size + restart_bytes > page_size_) return false;
 
   uint8_t* p = page_ + data_end_;
-  p = EncodeVarint32(p, shared);
-  p = EncodeVarint32(p, unshared);
-  if (leaf_) p = EncodeVarint32(p, value.field);
+  p = PutEntryHeader(p, leaf_, shared, unshared, value.field);
   if (unshared > 0) std::memcpy(p, key.data() + shared, unshared);
   p += unshared;
   if (!value.payload.empty()) std::memcpy(p, value.payload.data(), value.payload.size());

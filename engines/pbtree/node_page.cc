@@ -8,23 +8,6 @@
 #include "engines/pbtree/hot.h"
 
 namespace pbtree {
-namespace {
-
-uint8_t* PutEntryHeader(uint8_t* p, bool leaf, uint32_t shared, uint32_t unshared, uint32_t field) {
-  p = EncodeVarint32(p, shared);
-  p = EncodeVarint32(p, unshared);
-  if (leaf) p = EncodeVarint32(p, field);
-  return p;
-}
-
-// Bytes PutEntryHeader writes.
-uint32_t EntryHeaderSize(bool leaf, uint32_t shared, uint32_t unshared, uint32_t field) {
-  return static_cast<uint32_t>(VarintLength(shared) + VarintLength(unshared) +
-                               (leaf ? VarintLength(field) : 0));
-}
-
-}  // namespace
-
 uint32_t CommonPrefix(Slice a, Slice b) {
   size_t n = std::min(a.size(), b.size());
   return static_cast<uint32_t>(MismatchAt(reinterpret_cast<const uint8_t*>(a.data()),

@@ -45,6 +45,7 @@
 #include <emmintrin.h>
 #endif
 
+#include "engines/pbtree/coding.h"
 #include "engines/pbtree/format.h"
 #include "engines/pbtree/status.h"
 
@@ -74,6 +75,22 @@ inline size_t MismatchAt(const uint8_t* a, const uint8_t* b, size_t n) {
   }
   while (i < n && a[i] == b[i]) ++i;
   return i;
+}
+
+// Writes an entry's header (internal pages: shared, unshared; leaves: and the
+// value field) at p; returns one past it.
+inline uint8_t* PutEntryHeader(uint8_t* p, bool leaf, uint32_t shared, uint32_t unshared,
+                               uint32_t field) {
+  p = EncodeVarint32(p, shared);
+  p = EncodeVarint32(p, unshared);
+  if (leaf) p = EncodeVarint32(p, field);
+  return p;
+}
+
+// Bytes PutEntryHeader writes.
+inline uint32_t EntryHeaderSize(bool leaf, uint32_t shared, uint32_t unshared, uint32_t field) {
+  return static_cast<uint32_t>(VarintLength(shared) + VarintLength(unshared) +
+                               (leaf ? VarintLength(field) : 0));
 }
 
 // What an entry carries besides its key. Leaves: `field` is the value_field
