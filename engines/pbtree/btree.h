@@ -204,6 +204,15 @@ class TreeWriter {
   bool FingerCovers(Slice key);
   bool finger_valid_ = false;
   bool finger_has_upper_ = false;
+  // The leaf's first key when the descent reached it (none when it was
+  // empty): a lower bound checked without reading the leaf again. Keys
+  // between the parents' separator and it belong to the leaf too, so a
+  // first key that changed since (an insert below it, a delete of it) only
+  // sends some keys the long way.
+  void SetFingerLower(const uint8_t* leaf_page);
+  bool finger_has_lower_ = false;
+  uint32_t finger_lower_size_ = 0;
+  uint8_t finger_lower_[kMaxKeySize];
   uint64_t descent_changes_ = 0;  // Pager::page_changes() when Descend ended
   std::vector<Item> run_;
   // MergeIntoNode: (separator, child) pairs for the parent of a rebuilt page,

@@ -18,13 +18,18 @@ PBTREE_HOT bool TreeWriter::FingerCovers(Slice key) {
   // path (the root and depth among it) still stands.
   if (!finger_valid_ || pager_->page_changes() != descent_changes_) return false;
   if (finger_has_upper_ && !(key < Slice(upper_))) return false;
-  const uint8_t* page;
-  if (!ReadNode(pager_, path_.back().page, 0, kNoSnapshot, &page).ok()) return false;
-  NodePage leaf(const_cast<uint8_t*>(page), page_size_);
-  if (leaf.data_end() == kPageHeaderSize) return false;
+  return finger_has_lower_ &&
+         !(key < Slice(reinterpret_cast<const char*>(finger_lower_), finger_lower_size_));
+}
+
+void TreeWriter::SetFingerLower(const uint8_t* leaf_page) {
+  const NodePage leaf(const_cast<uint8_t*>(leaf_page), page_size_);
+  finger_has_lower_ = leaf.data_end() != kPageHeaderSize;
+  if (!finger_has_lower_) return;
   // A page's first entry is a restart point: its whole key.
   const EntryView first = leaf.Entry(kPageHeaderSize);
-  return !(key < Slice(reinterpret_cast<const char*>(first.suffix), first.unshared));
+  finger_lower_size_ = first.unshared;
+  std::memcpy(finger_lower_, first.suffix, first.unshared);
 }
 
 PBTREE_HOT Status TreeWriter::Descend(Slice key, uint32_t stop_level, std::string* upper,
@@ -48,6 +53,7 @@ PBTREE_HOT Status TreeWriter::Descend(Slice key, uint32_t stop_level, std::strin
     PBTREE_RETURN_IF_ERROR(ReadNode(pager_, page_no, level, kNoSnapshot, &page));
     if (level == stop_level) {
       path_.push_back(Level{page_no, 0, rightmost});
+      if (stop_level == 0 && upper == &upper_) SetFingerLower(page);
       known_ = known;
       descent_changes_ = pager_->page_changes();
       return Status::OK();
