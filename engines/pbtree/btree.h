@@ -67,6 +67,8 @@ class TreeWriter {
   // btree_merge.cc): one descent per leaf reached, and a leaf that receives
   // many keys is rebuilt once, merged with them, into full pages.
   Status PutSorted(const SortedPut* puts, size_t n);
+  // PutSorted of one put (a one-key commit), without its loop and run.
+  Status PutOne(Slice key, Slice value);
   // NotFound when the key is absent (nothing is written then).
   Status Delete(Slice key);
 
@@ -156,6 +158,9 @@ class TreeWriter {
   // way. Leaves: an equal key's value is replaced. Internal pages: items are
   // (separator, child) pairs. path_ below `index` is stale afterwards.
   Status MergeIntoNode(size_t index, const Item* items, size_t n);
+  // PutSorted's items for the leaf Descend reached (below its upper bound):
+  // one in place when it can, else merged; then the finger is kept.
+  Status PutRun(const Item* items, size_t n, bool has_upper);
   // A run of one item into the leaf where it is (Pager::WriteInPlace), when
   // the pager allows it and it fits; *done false otherwise, nothing changed.
   Status PutInPlace(const Item& item, bool* done);

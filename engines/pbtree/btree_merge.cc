@@ -70,17 +70,32 @@ PBTREE_HOT Status TreeWriter::PutSorted(const SortedPut* puts, size_t n) {
       if (p.key.size() > kMaxKeySize || p.value.size() > max_inline) break;
       run_.push_back(Item{p.key, EntryValue{static_cast<uint32_t>(p.value.size()) << 1, p.value}});
     }
-    bool in_place = false;
-    if (run_.size() == 1) PBTREE_RETURN_IF_ERROR(PutInPlace(run_[0], &in_place));
-    if (!in_place) {
-      PBTREE_RETURN_IF_ERROR(MakeLeafWritable());
-      PBTREE_RETURN_IF_ERROR(MergeIntoNode(path_.size() - 1, run_.data(), run_.size()));
-    }
-    // Every page kept its number and place (the leaf took the run in place,
-    // as a new version or a dirty page): the next descent may start here.
-    finger_valid_ = pager_->page_changes() == descent_changes_;
-    finger_has_upper_ = has_upper;
+    PBTREE_RETURN_IF_ERROR(PutRun(run_.data(), run_.size(), has_upper));
   }
+  return Status::OK();
+}
+
+PBTREE_HOT Status TreeWriter::PutOne(Slice key, Slice value) {
+  if (tree_->root == 0 || key.size() > kMaxKeySize || value.size() > MaxInlineValue(page_size_)) {
+    return Put(key, value);
+  }
+  bool has_upper = false;
+  PBTREE_RETURN_IF_ERROR(Descend(key, 0, &upper_, &has_upper));
+  const Item item{key, EntryValue{static_cast<uint32_t>(value.size()) << 1, value}};
+  return PutRun(&item, 1, has_upper);
+}
+
+PBTREE_HOT Status TreeWriter::PutRun(const Item* items, size_t n, bool has_upper) {
+  bool in_place = false;
+  if (n == 1) PBTREE_RETURN_IF_ERROR(PutInPlace(items[0], &in_place));
+  if (!in_place) {
+    PBTREE_RETURN_IF_ERROR(MakeLeafWritable());
+    PBTREE_RETURN_IF_ERROR(MergeIntoNode(path_.size() - 1, items, n));
+  }
+  // Every page kept its number and place (the leaf took the run in place,
+  // as a new version or a dirty page): the next descent may start here.
+  finger_valid_ = pager_->page_changes() == descent_changes_;
+  finger_has_upper_ = has_upper;
   return Status::OK();
 }
 

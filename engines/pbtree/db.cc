@@ -284,8 +284,7 @@ Status WriteTxn::Put(Slice key, Slice value) {
 
 PBTREE_HOT Status WriteTxn::PutOnly(Slice key, Slice value) {
   PBTREE_RETURN_IF_ERROR(StartPut(key, value));
-  const SortedPut one{key, value};
-  Status s = db_->writer_->PutSorted(&one, 1);
+  Status s = db_->writer_->PutOne(key, value);
   if (!s.ok()) return Fail(s);
   return s;
 }

@@ -19,9 +19,8 @@ Status PutBuffer::Apply(TreeWriter* writer) {
   if (entries_.size() == 1) {
     // One put (a one-key commit): nothing to sort.
     const Entry& e = entries_[0];
-    const SortedPut one{Slice(base + e.offset, e.key_size),
-                        Slice(base + e.offset + e.key_size, e.value_size)};
-    Status s = writer->PutSorted(&one, 1);
+    Status s = writer->PutOne(Slice(base + e.offset, e.key_size),
+                              Slice(base + e.offset + e.key_size, e.value_size));
     Clear();
     return s;
   }
