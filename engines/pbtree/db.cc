@@ -177,7 +177,7 @@ PBTREE_HOT Status DB::StartWrite(WriteTxn* txn, bool one_key) {
   // A one-key commit may change its leaf in place (pager.h, "In place"):
   // its log record is complete before the tree changes (WriteTxn::StartPut).
   log_record_->Clear();
-  const InPlaceRequest in_place{writer_slot_, log_record_->bytes()};
+  const InPlaceRequest in_place{writer_slot_, log_record_.get()};
   Status s = pager_->BeginWrite(/*replay=*/false, one_key ? &in_place : nullptr);
   if (!s.ok()) {
     readers.Leave(writer_slot_);
@@ -346,7 +346,7 @@ PBTREE_HOT Status WriteTxn::Commit() {
     const TreeState& work = *db_->work_;
     LogRecord* record = db_->log_record_.get();
     s = db_->pager_->Commit(work.root, work.depth, work.entries,
-                            record->too_large() ? nullptr : record->bytes());
+                            record->too_large() ? nullptr : record);
   } else {
     db_->pager_->Abort();  // nothing to write; releases nothing but keeps it symmetric
   }

@@ -769,7 +769,7 @@ PBTREE_HOT void Pager::SplitFreed(bool hold, std::vector<uint32_t>* in_memory,
 }
 
 PBTREE_HOT Status Pager::Commit(uint32_t root, uint32_t depth, uint64_t entries,
-                                std::string* log_record) {
+                                LogRecord* log_record) {
   // Raised but not used (the put went another way than WriteInPlace): readers
   // need not wait for this commit, which may be a checkpoint.
   if (in_place_raised_ && in_place_pages_ == 0) EndWrite();
@@ -784,7 +784,7 @@ Status Pager::CommitReplayed(uint32_t root, uint32_t depth, uint64_t entries) {
 }
 
 PBTREE_HOT Status Pager::LogCommit(uint32_t root, uint32_t depth, uint64_t entries,
-                                   std::string* log_record) {
+                                   LogRecord* log_record) {
   const uint64_t txn = committed_.txn_id + 1;
   if (log_record != nullptr) {
     Status s = log_->Append(txn, log_record);

@@ -154,7 +154,7 @@ struct PagerCounters {
 // "In place" above).
 struct InPlaceRequest {
   const ReaderSlot* writer_slot;  // the transaction's own slot (announced)
-  const std::string* log_record;  // complete: its size is the commit's record's
+  const LogRecord* log_record;    // complete: its size is the commit's record's
 };
 
 // fsync of the directory holding `path` (makes a create or rename durable).
@@ -313,10 +313,10 @@ class Pager {
   uint64_t page_changes() const { return page_changes_; }
   void FreePage(uint32_t page_no);
   // Commits the transaction as root/depth/entries: through the log when
-  // `log_record` (a LogRecord's bytes) is given and the log has room, else
-  // as a checkpoint; see above. On failure the transaction is rolled back in
-  // memory and the error is returned (and kept: later writes fail with it).
-  Status Commit(uint32_t root, uint32_t depth, uint64_t entries, std::string* log_record);
+  // `log_record` is given and the log has room, else as a checkpoint; see
+  // above. On failure the transaction is rolled back in memory and the
+  // error is returned (and kept: later writes fail with it).
+  Status Commit(uint32_t root, uint32_t depth, uint64_t entries, LogRecord* log_record);
   // Commits a transaction replayed from the log: like a logged commit, but
   // the record is in the log already.
   Status CommitReplayed(uint32_t root, uint32_t depth, uint64_t entries);
@@ -395,7 +395,7 @@ class Pager {
   Status WritePages(std::vector<std::pair<uint32_t, uint8_t*>>* pages, uint64_t txn_id);
   Status WriteMeta(const Meta& meta);
   Status SyncFile();  // fdatasync of the database file
-  Status LogCommit(uint32_t root, uint32_t depth, uint64_t entries, std::string* log_record);
+  Status LogCommit(uint32_t root, uint32_t depth, uint64_t entries, LogRecord* log_record);
   Status CheckpointCommit(uint32_t root, uint32_t depth, uint64_t entries);
   // Writes sealed copies of the unflushed pages still in use, in page order,
   // and lists them in `written`.
@@ -508,7 +508,7 @@ class Pager {
   // the page taken and its version before.
   bool in_place_raised_ = false;
   bool alone_last_ = true;
-  const std::string* in_place_log_ = nullptr;
+  const LogRecord* in_place_log_ = nullptr;
   // Pages changed in place (the first of dirty_pages_): 0, 1, or 2 with
   // WriteInPlaceAlso's; their versions before.
   size_t in_place_pages_ = 0;

@@ -134,35 +134,42 @@ class LogZeroer {
   std::thread thread_;  // last: starts once the rest is set
 };
 
-void LogRecord::Reserve(size_t more) {
-  if (bytes_.size() + more - kLogHeaderSize > kMaxLogPayload) {
+uint8_t* LogRecord::Grow(size_t most) {
+  constexpr size_t kWhole = kLogHeaderSize + kMaxLogPayload;
+  if (size_ + most > kWhole) {
     too_large_ = true;
-    bytes_.resize(kLogHeaderSize);
+    size_ = kLogHeaderSize;
+    return nullptr;
   }
+  const size_t capacity = std::min(kWhole, std::max<size_t>({size_ + most, 2 * capacity_, 256}));
+  std::unique_ptr<uint8_t[]> bytes(new uint8_t[capacity]);
+  if (bytes_ != nullptr) std::memcpy(bytes.get(), bytes_.get(), size_);
+  bytes_ = std::move(bytes);
+  capacity_ = capacity;
+  return bytes_.get() + size_;
 }
 
 PBTREE_HOT void LogRecord::Put(Slice key, Slice value) {
   if (too_large_) return;
-  Reserve(1 + 2 * kMaxVarint32Bytes + key.size() + value.size());
-  if (too_large_) return;
-  uint8_t head[1 + 2 * kMaxVarint32Bytes];
-  head[0] = kLogPut;
-  uint8_t* p = EncodeVarint32(head + 1, static_cast<uint32_t>(key.size()));
+  uint8_t* p = Room(1 + 2 * kMaxVarint32Bytes + key.size() + value.size());
+  if (p == nullptr) return;
+  *p++ = kLogPut;
+  p = EncodeVarint32(p, static_cast<uint32_t>(key.size()));
   p = EncodeVarint32(p, static_cast<uint32_t>(value.size()));
-  bytes_.append(reinterpret_cast<const char*>(head), static_cast<size_t>(p - head));
-  bytes_.append(key);
-  bytes_.append(value);
+  if (!key.empty()) std::memcpy(p, key.data(), key.size());
+  p += key.size();
+  if (!value.empty()) std::memcpy(p, value.data(), value.size());
+  size_ = static_cast<size_t>(p + value.size() - bytes_.get());
 }
 
 void LogRecord::Delete(Slice key) {
   if (too_large_) return;
-  Reserve(1 + kMaxVarint32Bytes + key.size());
-  if (too_large_) return;
-  uint8_t head[1 + kMaxVarint32Bytes];
-  head[0] = kLogDelete;
-  uint8_t* p = EncodeVarint32(head + 1, static_cast<uint32_t>(key.size()));
-  bytes_.append(reinterpret_cast<const char*>(head), static_cast<size_t>(p - head));
-  bytes_.append(key);
+  uint8_t* p = Room(1 + kMaxVarint32Bytes + key.size());
+  if (p == nullptr) return;
+  *p++ = kLogDelete;
+  p = EncodeVarint32(p, static_cast<uint32_t>(key.size()));
+  if (!key.empty()) std::memcpy(p, key.data(), key.size());
+  size_ = static_cast<size_t>(p + key.size() - bytes_.get());
 }
 
 Status ForEachLogOp(Slice payload,
@@ -322,8 +329,8 @@ Status WriteAheadLog::Grow(uint64_t end) {
   return Status::OK();
 }
 
-PBTREE_HOT Status WriteAheadLog::Append(uint64_t txn_id, std::string* record) {
-  uint8_t* r = reinterpret_cast<uint8_t*>(record->data());
+PBTREE_HOT Status WriteAheadLog::Append(uint64_t txn_id, LogRecord* record) {
+  uint8_t* r = record->data();
   const size_t payload = record->size() - kLogHeaderSize;
   EncodeFixed32(r + 4, static_cast<uint32_t>(payload));
   EncodeFixed64(r + 8, txn_id);
