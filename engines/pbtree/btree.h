@@ -48,6 +48,13 @@ struct WriteOptions {
   uint32_t internal_restart_interval = 8;
 };
 
+// How the writes' descents reached their leaves (Stats).
+struct DescentCounters {
+  uint64_t from_root = 0;
+  uint64_t from_parent = 0;  // the finger's parent (TreeWriter)
+  uint64_t skipped = 0;      // the finger's leaf again
+};
+
 // One put of a sorted run (keys strictly increasing).
 struct SortedPut {
   Slice key;
@@ -71,6 +78,10 @@ class TreeWriter {
   Status PutOne(Slice key, Slice value);
   // NotFound when the key is absent (nothing is written then).
   Status Delete(Slice key);
+
+  const DescentCounters& descents() const { return descents_; }
+  // A writer that replaces this one (after Reorganize) goes on counting.
+  void KeepDescents(const DescentCounters& counters) { descents_ = counters; }
 
  private:
   struct Level {
@@ -218,6 +229,28 @@ class TreeWriter {
   bool finger_has_lower_ = false;
   uint32_t finger_lower_size_ = 0;
   uint8_t finger_lower_[kMaxKeySize];
+  // The finger's parent: the leaf's parent page as the last full descent
+  // for a sorted put found it, with its bounds (the separators above it),
+  // while no page changed number or place but by a split in place of one
+  // of its leaves, which leaves the parent's place and bounds as they were
+  // (SplitInPlace). A put the finger misses but the parent covers (seed
+  // 001's next directory, the other half of a split leaf) searches only
+  // the parent: in a tree of four levels, one internal page instead of
+  // three. A tree of two levels has none.
+  bool ParentCovers(Slice key) const;
+  // Descend's steps: the lower bound from the entry followed on the page
+  // above the parent; the parent's page, place and upper bound.
+  void SetParentLower(const NodePage& node, uint32_t pos, bool leftmost);
+  void NoteParent(uint32_t page_no, bool rightmost, const std::string& upper, bool has_upper);
+  DescentCounters descents_;
+  bool parent_valid_ = false;
+  uint64_t parent_changes_ = 0;  // Pager::page_changes() while it stands
+  uint32_t parent_page_ = 0;
+  bool parent_rightmost_ = false;
+  bool parent_has_upper_ = false;
+  std::string parent_upper_;
+  uint32_t parent_lower_size_ = 0;
+  uint8_t parent_lower_[kMaxKeySize];
   uint64_t descent_changes_ = 0;  // Pager::page_changes() when Descend ended
   std::vector<Item> run_;
   // MergeIntoNode: (separator, child) pairs for the parent of a rebuilt page,

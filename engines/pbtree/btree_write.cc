@@ -32,34 +32,63 @@ void TreeWriter::SetFingerLower(const uint8_t* leaf_page) {
   std::memcpy(finger_lower_, first.suffix, first.unshared);
 }
 
+PBTREE_HOT bool TreeWriter::ParentCovers(Slice key) const {
+  return parent_valid_ && pager_->page_changes() == parent_changes_ &&
+         path_.size() == tree_->depth &&
+         !(key < Slice(reinterpret_cast<const char*>(parent_lower_), parent_lower_size_)) &&
+         (!parent_has_upper_ || key < Slice(parent_upper_));
+}
+
 PBTREE_HOT Status TreeWriter::Descend(Slice key, uint32_t stop_level, std::string* upper,
                                       bool* has_upper) {
-  if (stop_level == 0 && upper == &upper_ && FingerCovers(key)) {
+  const bool finger = stop_level == 0 && upper == &upper_;
+  if (finger && FingerCovers(key)) {
     // The last sorted put's leaf holds keys on both sides of this one (or
     // is the last leaf): same path, same upper bound.
     *has_upper = finger_has_upper_;
+    ++descents_.skipped;
     known_ = 0;
     descent_changes_ = pager_->page_changes();
     return Status::OK();
   }
   finger_valid_ = false;
-  path_.clear();
   if (has_upper != nullptr) *has_upper = false;
   uint32_t page_no = tree_->root;
+  uint32_t level = tree_->depth - 1;
   bool rightmost = true;
+  bool leftmost = true;  // every entry followed so far was the first of its page
+  const bool resume = finger && ParentCovers(key);
+  if (resume) {
+    // The leaf's parent covers the key (another leaf of it, or the same
+    // leaf after a split in place): start there, with its upper bound.
+    path_.resize(tree_->depth - 2);
+    page_no = parent_page_;
+    rightmost = parent_rightmost_;
+    level = 1;
+    *upper = parent_upper_;
+    *has_upper = parent_has_upper_;
+    ++descents_.from_parent;
+  } else {
+    parent_valid_ = false;
+    path_.clear();
+    ++descents_.from_root;
+  }
   uint32_t known = 0;  // leading bytes the key shares with every key of the page
-  for (uint32_t level = tree_->depth - 1;; --level) {
+  for (;; --level) {
     const uint8_t* page;
     PBTREE_RETURN_IF_ERROR(ReadNode(pager_, page_no, level, kNoSnapshot, &page));
     if (level == stop_level) {
       path_.push_back(Level{page_no, 0, rightmost});
-      if (stop_level == 0 && upper == &upper_) SetFingerLower(page);
+      if (finger) SetFingerLower(page);
       known_ = known;
       descent_changes_ = pager_->page_changes();
+      parent_changes_ = descent_changes_;  // nothing changed during the descent
       return Status::OK();
     }
+    if (finger && level == 1 && !resume) NoteParent(page_no, rightmost, *upper, *has_upper);
     NodePage node(const_cast<uint8_t*>(page), page_size_);
     const uint32_t pos = node.FindChildEntry(key, &known);
+    if (finger && level == 2) SetParentLower(node, pos, leftmost);
     EntryView e = node.Entry(pos);
     if (upper != nullptr && e.end < node.data_end()) {
       // The entry after the child's bounds the child; deeper pages bound it
@@ -73,9 +102,27 @@ PBTREE_HOT Status TreeWriter::Descend(Slice key, uint32_t stop_level, std::strin
     }
     path_.push_back(Level{page_no, pos, rightmost});
     rightmost = rightmost && e.end == node.data_end();
+    leftmost = leftmost && pos == kPageHeaderSize;
     page_no = DecodeFixed32(e.payload);
     pager_->Prefetch(page_no);
   }
+}
+
+void TreeWriter::SetParentLower(const NodePage& node, uint32_t pos, bool leftmost) {
+  // The entry followed here bounds the leaf's parent from below. An
+  // internal page's first key is empty: then only the tree's leftmost
+  // parent has a bound (none); any other gets no parent finger.
+  parent_lower_size_ = 0;
+  parent_valid_ = pos != kPageHeaderSize || leftmost;
+  if (pos != kPageHeaderSize) parent_lower_size_ = node.CopyKey(pos, parent_lower_);
+}
+
+void TreeWriter::NoteParent(uint32_t page_no, bool rightmost, const std::string& upper,
+                            bool has_upper) {
+  parent_page_ = page_no;
+  parent_rightmost_ = rightmost;
+  parent_has_upper_ = has_upper;
+  if (has_upper) parent_upper_ = upper;
 }
 
 Status TreeWriter::MakePathWritable() {
@@ -339,6 +386,7 @@ Status TreeWriter::SplitInPlace(NodePage* leaf, const Item& item, const SeekResu
   *done = false;
   const size_t index = path_.size() - 1;
   if (index == 0) return Status::OK();  // the root: a new root goes the usual way
+  const uint64_t changes_before = pager_->page_changes();
   uint8_t* parent_data;
   // The leaf, its parent and the new page.
   pager_->WriteInPlaceAlso(path_[index - 1].page, 3, &parent_data);
@@ -362,6 +410,9 @@ Status TreeWriter::SplitInPlace(NodePage* leaf, const Item& item, const SeekResu
   pager_->NewPage(&new_page, &new_data);
   // Found again: an insert that cuts a restart block in two moves entries.
   parent.SetChild(parent.Seek(plan.separator).pos, new_page);
+  // The parent kept its number and place, and its bounds: the next descent
+  // may still start there (Descend).
+  if (parent_changes_ == changes_before) parent_changes_ = pager_->page_changes();
   *done = true;
   ++tree_->entries;
   return CutAsPlanned(leaf, index, plan, item.key, item.value, new_page, new_data);

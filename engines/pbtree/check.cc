@@ -208,6 +208,10 @@ Status DB::GetStats(Stats* stats) {
   stats->syncs = c.syncs;
   stats->commits = c.commits;
   stats->in_place_commits = c.in_place_commits;
+  const DescentCounters& d = writer_->descents();
+  stats->descents_from_root = d.from_root;
+  stats->descents_from_parent = d.from_parent;
+  stats->descents_skipped = d.skipped;
   stats->recovered_from_bad_meta = pager_->recovered_from_bad_meta();
   stats->huge_mapping = pager_->huge_mapping();
   return Status::OK();

@@ -145,6 +145,10 @@ int main(int argc, char** argv) {
               (after.pages_written - before.pages_written) / n,
               (after.write_calls - before.write_calls) / n, (after.syncs - before.syncs) / n,
               (after.in_place_commits - before.in_place_commits) / n);
+  std::printf("descents per commit: %.3f from the root, %.3f from the leaf's parent, %.3f none\n",
+              (after.descents_from_root - before.descents_from_root) / n,
+              (after.descents_from_parent - before.descents_from_parent) / n,
+              (after.descents_skipped - before.descents_skipped) / n);
   std::printf("checkpoint and stats walk after the commits: %.3f s\n", checkpoint);
   s = db->Check();
   if (!s.ok()) return Fail(s);

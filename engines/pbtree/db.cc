@@ -119,7 +119,9 @@ void DB::OpenPagerWriter() {
   WriteOptions wo;
   wo.leaf_restart_interval = options_.leaf_restart_interval;
   wo.internal_restart_interval = options_.internal_restart_interval;
+  const DescentCounters descents = writer_ != nullptr ? writer_->descents() : DescentCounters();
   writer_ = std::make_unique<TreeWriter>(pager_.get(), work_.get(), wo);
+  writer_->KeepDescents(descents);
 }
 
 // A reader slot for one call: held only while the call runs.

@@ -156,6 +156,11 @@ struct Stats {
   uint64_t syncs = 0;
   uint64_t commits = 0;
   uint64_t in_place_commits = 0;  // one-key commits that changed their leaf in place
+  // Writes' descents to a leaf: from the root, from the leaf's parent that
+  // an earlier write's descent found, and none (that write's leaf again).
+  uint64_t descents_from_root = 0;
+  uint64_t descents_from_parent = 0;
+  uint64_t descents_skipped = 0;
   // The newest meta page was invalid at Open (a torn commit) and the previous
   // one was used.
   bool recovered_from_bad_meta = false;
