@@ -4,13 +4,18 @@
 // Writes. Outside a batch each put or delete is its own write transaction
 // (autocommit). BeginBatch opens the engine's write transaction, which the
 // session's writes and reads use until CommitBatch/AbortBatch; the session
-// holds the adapter's writer lock meanwhile, so other sessions' writes wait
-// (pbtree has one writer). Reads outside a batch see the last commit.
+// holds the adapter's writer lock alone meanwhile, so other sessions' writes
+// wait (pbtree has one writer). Reads outside a batch see the last commit.
 //
 // Threads. pbtree reads from any number of threads at once, beside its one
 // writer, without locks (engines/pbtree/pbtree.h): sessions read in parallel
-// (concurrent_readers), and the writer lock above serialises their writes.
+// (concurrent_readers). With sync=none the writer lock lets one write in at a
+// time. With sync=commit the sessions' autocommit puts and deletes share it:
+// pbtree queues them and commits those that wait together, one fdatasync for
+// the group (group commit, engines/pbtree/commit_queue.h); it is still one
+// writer, so concurrent_writers stays false.
 #include <mutex>
+#include <shared_mutex>
 
 #include "adapters/engine_directory.h"
 #include "adapters/registry.h"
@@ -43,7 +48,12 @@ Status FromPbtree(const pbtree::Status& s) {
 }
 
 struct SharedDb {
-  std::mutex writer;  // a write, or a session's whole batch
+  // sync=none: one autocommit write, or a session's whole batch.
+  std::mutex writer;
+  // sync=commit: shared by autocommit writes (pbtree commits them in groups),
+  // held alone by a batch.
+  std::shared_mutex group;
+  bool group_commit = false;
   std::unique_ptr<pbtree::DB> db;
 };
 
@@ -56,6 +66,10 @@ class PbtreeSession final : public Session {
 
   Status Put(Slice key, Slice value) override {
     if (txn_ != nullptr) return FromPbtree(txn_->Put(key, value));
+    if (shared_->group_commit) {
+      std::shared_lock group(shared_->group);
+      return FromPbtree(shared_->db->Put(key, value));
+    }
     std::lock_guard writer(shared_->writer);
     return FromPbtree(shared_->db->Put(key, value));
   }
@@ -66,15 +80,22 @@ class PbtreeSession final : public Session {
 
   Status Delete(Slice key) override {
     if (txn_ != nullptr) return FromPbtree(txn_->Delete(key));
+    if (shared_->group_commit) {
+      std::shared_lock group(shared_->group);
+      return FromPbtree(shared_->db->Delete(key));
+    }
     std::lock_guard writer(shared_->writer);
     return FromPbtree(shared_->db->Delete(key));
   }
 
   Status BeginBatch() override {
     return batch_.Begin([&] {
-      std::unique_lock writer(shared_->writer);
+      std::unique_lock writer(shared_->writer, std::defer_lock);
+      std::unique_lock group(shared_->group, std::defer_lock);
+      shared_->group_commit ? group.lock() : writer.lock();
       KVBENCH_RETURN_IF_ERROR(FromPbtree(shared_->db->BeginWrite(&txn_)));
       writer_lock_ = std::move(writer);
+      group_lock_ = std::move(group);
       return Status::OK();
     });
   }
@@ -83,7 +104,7 @@ class PbtreeSession final : public Session {
     return batch_.Commit([&] {
       Status s = FromPbtree(txn_->Commit());
       txn_.reset();
-      writer_lock_.unlock();
+      UnlockWriter();
       return s;
     });
   }
@@ -92,7 +113,7 @@ class PbtreeSession final : public Session {
     return batch_.Abort([&] {
       txn_->Abort();
       txn_.reset();
-      writer_lock_.unlock();
+      UnlockWriter();
       return Status::OK();
     });
   }
@@ -122,10 +143,17 @@ class PbtreeSession final : public Session {
   }
 
  private:
+  // The batch's lock, whichever BeginBatch took.
+  void UnlockWriter() {
+    if (writer_lock_.owns_lock()) writer_lock_.unlock();
+    if (group_lock_.owns_lock()) group_lock_.unlock();
+  }
+
   SharedDb* shared_;
   BatchState batch_;
   std::unique_ptr<pbtree::WriteTxn> txn_;  // the open batch's write transaction
   std::unique_lock<std::mutex> writer_lock_;
+  std::unique_lock<std::shared_mutex> group_lock_;
 };
 
 // The adapter's one parser of its options: Open() and CheckOptions() both use it.
@@ -222,7 +250,9 @@ class PbtreeAdapter final : public Adapter {
 
   Status CheckIntegrity() override {
     if (shared_.db == nullptr) return Status::InvalidArgument("pbtree: not open");
-    std::lock_guard writer(shared_.writer);  // called with no reads under way
+    // Called with no reads under way.
+    std::lock_guard writer(shared_.writer);
+    std::unique_lock group(shared_.group);
     return FromPbtree(shared_.db->Check());
   }
 
@@ -241,6 +271,7 @@ class PbtreeAdapter final : public Adapter {
     pbtree::Options options;
     KVBENCH_RETURN_IF_ERROR(ParsePbtreeOptions(request.options, &options));
     directory_ = request.directory;
+    shared_.group_commit = options.sync == pbtree::SyncMode::kCommit;
     return FromPbtree(pbtree::DB::Open(options, JoinPath(directory_, "pbtree.db"), &shared_.db));
   }
 

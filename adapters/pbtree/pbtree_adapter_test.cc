@@ -1,6 +1,7 @@
 // What the conformance suite does not cover in the pbtree adapter: option
 // checking, Reorganize, the file list, a batch's isolation from other
-// sessions, and sessions reading on other threads while one commits.
+// sessions, sessions reading on other threads while one commits, and with
+// sync=commit sessions writing on several threads at once beside batches.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -193,6 +194,50 @@ TEST_F(PbtreeAdapterTest, SessionsOnThreadsReadWholeBatchesWhileOneCommits) {
   for (std::thread& t : readers) t.join();
   EXPECT_EQ(torn.load(), 0);
   EXPECT_GE(scans.load(), 100);
+}
+
+// With sync=commit the sessions' autocommit writes go to pbtree together
+// (it commits them in groups) while another session's batches hold the writer
+// alone: no write is refused and none is lost.
+TEST_F(PbtreeAdapterTest, WithSyncCommitSessionsWriteOnThreadsBesideBatches) {
+  ASSERT_TRUE(Open({{"pbtree.sync", "commit"}}).ok());
+  constexpr int kThreads = 3, kPuts = 150, kBatches = 40;
+  std::vector<std::string> problems(kThreads + 1);
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t) {
+    threads.emplace_back([&, t] {
+      std::unique_ptr<Session> session;
+      ASSERT_TRUE(adapter_->NewSession(&session).ok());
+      for (int i = 0; i < kPuts && problems[t].empty(); ++i) {
+        std::string key = std::to_string(t);
+        key.append("/").append(std::to_string(1000 + i));
+        Status s = session->Put(key, "v");
+        if (s.ok() && i % 10 == 9) s = session->Delete(key);
+        if (!s.ok()) problems[t] = key + ": " + s.ToString();
+      }
+    });
+  }
+  threads.emplace_back([&] {
+    for (int b = 0; b < kBatches && problems[kThreads].empty(); ++b) {
+      Status s = session_->BeginBatch();
+      for (int i = 0; s.ok() && i < 5; ++i) {
+        s = session_->Put(std::string("batch/").append(std::to_string(1000 + b * 5 + i)), "b");
+      }
+      if (s.ok()) s = session_->CommitBatch();
+      if (!s.ok()) problems[kThreads] = "batch " + std::to_string(b) + ": " + s.ToString();
+    }
+  });
+  for (std::thread& t : threads) t.join();
+  for (const std::string& p : problems) EXPECT_EQ(p, "");
+  size_t rows = 0;
+  ScanOptions all;
+  class Count final : public ScanVisitor {
+   public:
+    bool Visit(Slice, Slice) override { return true; }
+  } count;
+  ASSERT_TRUE(session_->Scan("", all, &count, &rows).ok());
+  EXPECT_EQ(rows, static_cast<size_t>(kThreads * (kPuts - kPuts / 10) + kBatches * 5));
+  EXPECT_TRUE(adapter_->CheckIntegrity().ok());
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "engines/pbtree/btree.h"
+#include "engines/pbtree/commit_queue.h"
 #include "engines/pbtree/pbtree.h"
 
 namespace pbtree {
@@ -212,6 +213,10 @@ Status DB::GetStats(Stats* stats) {
   stats->descents_from_root = d.from_root;
   stats->descents_from_parent = d.from_parent;
   stats->descents_skipped = d.skipped;
+  if (commit_queue_ != nullptr) {
+    stats->group_commits = commit_queue_->groups();
+    stats->grouped_writes = commit_queue_->grouped_writes();
+  }
   stats->recovered_from_bad_meta = pager_->recovered_from_bad_meta();
   stats->huge_mapping = pager_->huge_mapping();
   return Status::OK();

@@ -2,6 +2,7 @@
 #include <unistd.h>
 
 #include "engines/pbtree/btree.h"
+#include "engines/pbtree/commit_queue.h"
 #include "engines/pbtree/hot.h"
 #include "engines/pbtree/pbtree.h"
 #include "engines/pbtree/put_buffer.h"
@@ -23,7 +24,9 @@ DB::DB(const Options& options, std::string path)
       path_(std::move(path)),
       work_(std::make_unique<TreeState>()),
       put_buffer_(std::make_unique<PutBuffer>()),
-      log_record_(std::make_unique<LogRecord>()) {}
+      log_record_(std::make_unique<LogRecord>()),
+      commit_queue_(options.sync == SyncMode::kCommit ? std::make_unique<CommitQueue>() : nullptr) {
+}
 
 DB::~DB() {
   // Transactions and cursors must be gone (see pbtree.h); an open write
@@ -149,18 +152,59 @@ uint64_t DB::Count() const { return pager_->snapshot().entries; }
 
 // One-write transactions without a heap allocation: the transaction object
 // lives on the stack.
-PBTREE_HOT Status DB::Put(Slice key, Slice value) {
+[[gnu::always_inline]] inline Status DB::PutNow(Slice key, Slice value) {
   WriteTxn txn(this);
   PBTREE_RETURN_IF_ERROR(StartWrite(&txn, /*one_key=*/true));
   PBTREE_RETURN_IF_ERROR(txn.PutOnly(key, value));
   return txn.Commit();
 }
 
-Status DB::Delete(Slice key) {
+Status DB::DeleteNow(Slice key) {
   WriteTxn txn(this);
   PBTREE_RETURN_IF_ERROR(StartWrite(&txn));
   PBTREE_RETURN_IF_ERROR(txn.Delete(key));
   return txn.Commit();
+}
+
+// With sync=commit through the commit queue: calls on other threads at the
+// same time share the commit and its fdatasync.
+PBTREE_HOT Status DB::Put(Slice key, Slice value) {
+  return commit_queue_ == nullptr ? PutNow(key, value) : QueueWrite(key, value, false);
+}
+
+Status DB::Delete(Slice key) {
+  return commit_queue_ == nullptr ? DeleteNow(key) : QueueWrite(key, Slice(), true);
+}
+
+Status DB::QueueWrite(Slice key, Slice value, bool is_delete) {
+  QueuedWrite w(key, value, is_delete);
+  return commit_queue_->Submit(&w, [this](QueuedWrite* const* g, size_t n) { CommitGroup(g, n); });
+}
+
+void DB::CommitGroup(QueuedWrite* const* writes, size_t n) {
+  if (n == 1) {
+    QueuedWrite* w = writes[0];
+    w->status = w->is_delete ? DeleteNow(w->key) : PutNow(w->key, w->value);
+    return;
+  }
+  // In the order they queued. A write refused alone (a key too long, a
+  // delete of an absent key) changes nothing and keeps its own status; one
+  // that fails the transaction fails its commit, which every write shares.
+  WriteTxn txn(this);
+  Status s = StartWrite(&txn);
+  if (s.ok()) {
+    for (size_t i = 0; i < n; ++i) {
+      QueuedWrite* w = writes[i];
+      w->status = w->is_delete ? txn.Delete(w->key) : txn.Put(w->key, w->value);
+    }
+    s = txn.Commit();
+  }
+  if (s.ok()) return;
+  for (size_t i = 0; i < n; ++i) {
+    // A delete that found nothing found it in a state the failed commit
+    // rolled back: it gets the commit's error too.
+    if (writes[i]->status.ok() || writes[i]->status.IsNotFound()) writes[i]->status = s;
+  }
 }
 
 PBTREE_HOT Status DB::StartWrite(WriteTxn* txn, bool one_key) {

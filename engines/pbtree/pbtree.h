@@ -24,12 +24,17 @@
 // Threads: reads scale across threads. Any number of threads may read at once
 // (DB::Get, DB::NewCursor, DB::Count, DB::BeginRead, and the ReadTxns and
 // Cursors these hand out), while one thread at a time writes (BeginWrite and
-// its WriteTxn, DB::Put, DB::Delete): readers take no lock, and each sees
+// its WriteTxn, DB::Put, DB::Delete; with sync=commit, DB::Put and DB::Delete
+// on several threads at once commit together, see below): readers take no lock, and each sees
 // whole commits only. They never wait for the writer, but for a reader that
 // arrives while a DB::Put that found no reader changes its leaf in place: it
 // waits until that commit is published (about a microsecond). A ReadTxn or Cursor is used by
 // one thread at a time (it may move between threads); a WriteTxn and its
 // cursors by the writing thread. A second concurrent BeginWrite gets Busy.
+// Group commit: with sync=commit, DB::Put and DB::Delete calls made on
+// several threads at once queue instead of getting Busy; the first in line
+// commits the writes queued behind it as one transaction with one fdatasync
+// (commit_queue.h). Each call returns once its write is durable.
 // Reorganize, Check, GetStats and the destructor need the DB to themselves:
 // no other call may run meanwhile. On one thread, transactions and cursors
 // may be open at the same time and interleaved freely. Another process
@@ -53,11 +58,13 @@
 
 namespace pbtree {
 
+class CommitQueue;
 class Pager;
 class PutBuffer;
 class LogRecord;
 class TreeWriter;
 class DB;
+struct QueuedWrite;
 struct ReaderSlot;
 struct TreeState;
 
@@ -161,6 +168,10 @@ struct Stats {
   uint64_t descents_from_root = 0;
   uint64_t descents_from_parent = 0;
   uint64_t descents_skipped = 0;
+  // Group commit (sync=commit): commits that held the DB::Put or DB::Delete
+  // calls of more than one thread, and those calls.
+  uint64_t group_commits = 0;
+  uint64_t grouped_writes = 0;
   // The newest meta page was invalid at Open (a torn commit) and the previous
   // one was used.
   bool recovered_from_bad_meta = false;
@@ -352,7 +363,8 @@ class DB {
   std::unique_ptr<Cursor> NewCursor();
   uint64_t Count() const;
 
-  // One-write transactions. Busy while a WriteTxn is open.
+  // One-write transactions. Busy while a WriteTxn is open. With sync=commit,
+  // calls on several threads at once commit in groups (see Threads above).
   Status Put(Slice key, Slice value);
   Status Delete(Slice key);
 
@@ -397,6 +409,13 @@ class DB {
   Status ReplayLog();
   // Check and GetStats walk the file: a checkpoint first.
   Status CheckpointForWalk();
+  // DB::Put and DB::Delete, each its own transaction.
+  Status PutNow(Slice key, Slice value);
+  Status DeleteNow(Slice key);
+  // Group commit: queues the write, commits it alone or with others'.
+  Status QueueWrite(Slice key, Slice value, bool is_delete);
+  // One transaction for the writes of a group.
+  void CommitGroup(QueuedWrite* const* writes, size_t n);
   // `one_key`: DB::Put's transaction, which may change its leaf in place.
   Status StartWrite(WriteTxn* txn, bool one_key = false);
   void EndWrite();
@@ -413,6 +432,8 @@ class DB {
   std::unique_ptr<PutBuffer> put_buffer_;
   // The open write transaction's puts and deletes, for the log.
   std::unique_ptr<LogRecord> log_record_;
+  // With sync=commit, the DB::Put and DB::Delete calls waiting to commit.
+  std::unique_ptr<CommitQueue> commit_queue_;
   // The open write transaction; `writing_` makes BeginWrite on two threads
   // safe (one gets Busy). The writer's reader slot announces it to the cache.
   std::atomic<bool> writing_{false};
