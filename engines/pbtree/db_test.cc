@@ -43,6 +43,22 @@ class DbTest : public ::testing::Test {
     return value;
   }
   uint64_t FileSize() { return std::filesystem::file_size(dir_.File("db")); }
+  // The churn the finger tests put between their puts: now and then a
+  // delete of the key put before (keys[i - 1]), and a write transaction that
+  // puts `abort_key` and aborts.
+  void Churn(size_t i, const std::vector<std::string>& keys, const std::string& abort_key,
+             std::map<std::string, std::string>* model) {
+    if (i % 211 == 0 && i > 0 && model->count(keys[i - 1]) > 0) {
+      ASSERT_TRUE(db_->Delete(keys[i - 1]).ok()) << i;
+      model->erase(keys[i - 1]);
+    }
+    if (i % 301 == 0) {
+      std::unique_ptr<WriteTxn> w;
+      ASSERT_TRUE(db_->BeginWrite(&w).ok());
+      ASSERT_TRUE(w->Put(abort_key + "x", "aborted").ok());
+      w->Abort();
+    }
+  }
   // The database holds exactly `model`, in order, and passes Check.
   void ExpectHolds(const std::map<std::string, std::string>& model) {
     std::unique_ptr<Cursor> c = db_->NewCursor();
@@ -552,16 +568,7 @@ TEST_F(DbTest, CommitsIntoOneGapKeepTheTreeInOrder) {
     const std::string value = i % 500 == 7 ? std::string(3000, 'o') : "g" + std::to_string(i);
     ASSERT_TRUE(db_->Put(key, value).ok()) << i;
     model[key] = value;
-    if (i % 211 == 0 && i > 0 && model.count(gap[i - 1]) > 0) {
-      ASSERT_TRUE(db_->Delete(gap[i - 1]).ok()) << i;
-      model.erase(gap[i - 1]);
-    }
-    if (i % 301 == 0) {
-      std::unique_ptr<WriteTxn> w;
-      ASSERT_TRUE(db_->BeginWrite(&w).ok());
-      ASSERT_TRUE(w->Put(gap[i] + "x", "aborted").ok());
-      w->Abort();
-    }
+    ASSERT_NO_FATAL_FAILURE(Churn(i, gap, gap[i], &model));
     if (i % 1000 == 999) {
       ASSERT_TRUE(db_->Checkpoint().ok());
     }
@@ -608,16 +615,7 @@ TEST_F(DbTest, CommitsBesideTheLastLeafStartAtItsParent) {
     ASSERT_TRUE(db_->Put(key, value).ok()) << i;
     model[key] = value;
     added.push_back(key);
-    if (i % 211 == 0 && i > 0 && model.count(added[i - 1]) > 0) {
-      ASSERT_TRUE(db_->Delete(added[i - 1]).ok()) << i;
-      model.erase(added[i - 1]);
-    }
-    if (i % 301 == 0) {
-      std::unique_ptr<WriteTxn> w;
-      ASSERT_TRUE(db_->BeginWrite(&w).ok());
-      ASSERT_TRUE(w->Put(key + "x", "aborted").ok());
-      w->Abort();
-    }
+    ASSERT_NO_FATAL_FAILURE(Churn(i, added, key, &model));
     if (i % 500 == 499) {
       ASSERT_TRUE(db_->Checkpoint().ok());
     }
