@@ -122,11 +122,8 @@ class HtmlReporter final : public Reporter {
     h += "<a href=\"#failures\">Failures</a></nav>\n";
 
     if (const std::string verdict = RenderVerdict(results); !verdict.empty()) {
-      h += "<section id=\"verdict\">\n<h2>Verdict</h2>\n<p class=\"note\">Median ops/s "
-           "(operations / wall span) per phase with 95% intervals of the median (or the "
-           "lower level a line gives, where a row has too few repetitions for 95%); \"tied\" "
-           "where the leaders' intervals overlap; \"client-bound\" where a named engine's "
-           "figure is partly kvbench's own work (harness share above 10%).</p>\n<ul>\n";
+      h += "<section id=\"verdict\">\n<h2>Verdict</h2>\n<p class=\"note\">" +
+           HtmlEscape(kVerdictNote) + "</p>\n<ul>\n";
       size_t start = 0;
       for (size_t nl = verdict.find('\n'); nl != std::string::npos;
            start = nl + 1, nl = verdict.find('\n', start)) {

@@ -129,12 +129,7 @@ class MarkdownReporter final : public Reporter {
       }
     }
     if (const std::string verdict = RenderVerdict(results); !verdict.empty()) {
-      out +=
-          "## Verdict\n\nMedian ops/s (operations / wall span) per phase with 95% intervals "
-          "of the median (or the lower level a line gives, where a row has too few "
-          "repetitions for 95%); \"tied\" where the leaders' intervals overlap; \"client-bound\" "
-          "where a named engine's figure is partly kvbench's own work (harness share above "
-          "10%).\n\n";
+      out += std::string("## Verdict\n\n") + kVerdictNote + "\n\n";
       std::string line;
       for (char c : verdict) {
         if (c != '\n') {

@@ -11,6 +11,36 @@
 namespace kvbench::reports {
 namespace {
 
+// Engines "a" and "b", `n` repetitions each of one insert phase, every one
+// of 1,000 operations in a second; `fill(engine, i, rep)` sets the rest
+// (rep->ops[0] is "all").
+results::RunResults TwoEngines(const char* phase, int n,
+                               const std::function<void(char, int, results::Repetition*)>& fill) {
+  results::RunResults r;
+  for (const char* name : {"a", "b"}) {
+    results::EngineRun e;
+    e.name = name;
+    r.engines.push_back(e);
+    results::PhaseRun run;
+    run.phase = phase;
+    run.op = "insert";
+    run.engine = name;
+    run.threads = 1;
+    for (int i = 0; i < n; ++i) {
+      results::Repetition rep;
+      rep.seconds = 1;
+      results::OpFigures all;
+      all.op = "all";
+      all.ops = 1000;
+      rep.ops.push_back(all);
+      fill(name[0], i, &rep);
+      run.repetitions.push_back(rep);
+    }
+    r.runs.push_back(run);
+  }
+  return r;
+}
+
 bool Contains(const std::string& s, const std::string& what) {
   return s.find(what) != std::string::npos;
 }
@@ -266,6 +296,58 @@ TEST(MarkdownReportTest, EscapesNamesThatLookLikeMarkup) {
   EXPECT_FALSE(Contains(md, "<b>"));
 }
 
+// Engines "a" and "b", ten repetitions each. b's run at 1500-1509 ops/s with
+// a quiet probe (2000 us); of a's, the first `a_slowed` ran slowed (probe
+// 3400 us: 1.7x) at 1000-1009 ops/s and the rest at 2000-2009.
+results::RunResults HalfSlowed(int a_slowed) {
+  return TwoEngines("insert-one", 10, [a_slowed](char engine, int i, results::Repetition* rep) {
+    const bool slowed = engine == 'a' && i < a_slowed;
+    rep->cpu_probe_us = {2000, slowed ? 3400.0 : 2010.0};
+    rep->ops[0].ops_per_sec = (engine == 'b' ? 1500 : slowed ? 1000 : 2000) + i;
+  });
+}
+
+TEST(VerdictTest, ATieWhoseRepetitionsRanSlowedIsRankedAgainAtNormalSpeed) {
+  // Five of a's ten repetitions ran slowed: on all ten, a and b are tied;
+  // on the others, a's five (2005-2009) clear b's ten (1500-1509).
+  const std::string line = RenderVerdict(HalfSlowed(5));
+  EXPECT_TRUE(Contains(line, "tied: ")) << line;
+  EXPECT_TRUE(Contains(line,
+                       "[CPU probe 1.25× its fastest or slower in a 5 of 10 repetitions; "
+                       "at normal speed alone: a fastest, 1.33× b (2,005–2,009 vs "
+                       "1,501–1,508 ops/s; 94% intervals: 5 repetitions)]"))
+      << line;
+  const std::string md = Markdown(HalfSlowed(5));
+  EXPECT_TRUE(Contains(md, "\"CPU probe\" where some")) << md;
+  EXPECT_TRUE(Contains(md,
+                       "the CPU probe took 1.25× its fastest or longer (up to 1.70×) around 5 "
+                       "of 20 repetitions"))
+      << md;
+  // Eight slowed leave a two at normal speed: too few to rank again.
+  const std::string few = RenderVerdict(HalfSlowed(8));
+  EXPECT_TRUE(Contains(few, "in a 8 of 10 repetitions; too few at normal speed")) << few;
+  // None slowed: no note (the probes differ by 0.5%).
+  const std::string none = RenderVerdict(HalfSlowed(0));
+  EXPECT_FALSE(Contains(none, "CPU probe")) << none;
+  EXPECT_FALSE(Contains(Markdown(HalfSlowed(0)), "CPU probe took"));
+  // Files from before the probe carry none: never "slowed".
+  results::RunResults old = HalfSlowed(5);
+  for (results::PhaseRun& run : old.runs) {
+    for (results::Repetition& rep : run.repetitions) rep.cpu_probe_us.clear();
+  }
+  EXPECT_FALSE(Contains(RenderVerdict(old), "CPU probe")) << RenderVerdict(old);
+}
+
+TEST(VerdictTest, CpuProbeTimesSurviveResultsJson) {
+  const results::PhaseRun run = HalfSlowed(5).runs.at(0);
+  const nlohmann::json j = results::PhaseRunToJson(run);
+  EXPECT_EQ(j.at("repetitions").at(0).at("cpu_probe_us"), nlohmann::json::array({2000, 3400}));
+  results::PhaseRun back;
+  ASSERT_TRUE(results::PhaseRunFromJson(j, &back).ok());
+  EXPECT_EQ(back.repetitions.at(0).cpu_probe_us, (std::vector<double>{2000, 3400}));
+  EXPECT_EQ(back.repetitions.at(9).cpu_probe_us, (std::vector<double>{2000, 2010}));
+}
+
 }  // namespace
 }  // namespace kvbench::reports
 
@@ -301,29 +383,9 @@ namespace {
 
 // Two engines, one phase, `n` repetitions each, a's all above b's.
 results::RunResults TwoEnginesApart(int n) {
-  results::RunResults r;
-  for (const char* name : {"a", "b"}) {
-    results::EngineRun e;
-    e.name = name;
-    r.engines.push_back(e);
-    results::PhaseRun run;
-    run.phase = "load";
-    run.op = "insert";
-    run.engine = name;
-    run.threads = 1;
-    for (int i = 0; i < n; ++i) {
-      results::Repetition rep;
-      rep.seconds = 1;
-      results::OpFigures all;
-      all.op = "all";
-      all.ops = 1000;
-      all.ops_per_sec = (name[0] == 'a' ? 2000 : 1000) + 10.0 * i;
-      rep.ops.push_back(all);
-      run.repetitions.push_back(rep);
-    }
-    r.runs.push_back(run);
-  }
-  return r;
+  return TwoEngines("load", n, [](char engine, int i, results::Repetition* rep) {
+    rep->ops[0].ops_per_sec = (engine == 'a' ? 2000 : 1000) + 10.0 * i;
+  });
 }
 
 TEST(VerdictTest, ALineGivesItsIntervalsLevelWhereTooFewRepetitionsAllow95Percent) {

@@ -200,6 +200,24 @@ Figures FiguresOf(const PhaseRun& run, std::string_view op) {
   return f;
 }
 
+double FastestProbe(const std::vector<const results::PhaseRun*>& runs) {
+  double fastest = 0;
+  for (const results::PhaseRun* run : runs) {
+    for (const results::Repetition& rep : run->repetitions) {
+      for (double us : rep.cpu_probe_us) {
+        if (us > 0 && (fastest == 0 || us < fastest)) fastest = us;
+      }
+    }
+  }
+  return fastest;
+}
+
+bool RanSlowed(const results::Repetition& rep, double fastest_probe) {
+  if (fastest_probe <= 0 || rep.cpu_probe_us.empty()) return false;
+  const double slower = *std::max_element(rep.cpu_probe_us.begin(), rep.cpu_probe_us.end());
+  return slower >= kProbeSlowRatio * fastest_probe;
+}
+
 bool ClientBound(const Figures& f) {
   return !f.paced && f.harness_share && f.harness_share->median > kClientBoundShare;
 }

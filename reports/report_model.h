@@ -106,6 +106,17 @@ struct Figures {
 };
 Figures FiguresOf(const results::PhaseRun& run, std::string_view op = "all");
 
+// The CPU probe (runner/cpu_probe.h, results::Repetition::cpu_probe_us): a
+// repetition "ran slowed" when its slower probe took at least
+// kProbeSlowRatio times the fastest probe of its point (every engine's
+// repetitions of that phase and matrix point): the machine then gave the
+// measuring thread less CPU than it gave the fastest. Repetitions without
+// probes (older files) are never slowed.
+inline constexpr double kProbeSlowRatio = 1.25;
+// The fastest probe among the runs' repetitions, 0 when none has one.
+double FastestProbe(const std::vector<const results::PhaseRun*>& runs);
+bool RanSlowed(const results::Repetition& rep, double fastest_probe);
+
 // Above this harness share (results::Repetition::HarnessShare) a row's ops/s
 // is "client-bound": partly kvbench's own work, not the engine's.
 inline constexpr double kClientBoundShare = 0.10;

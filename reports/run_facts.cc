@@ -66,6 +66,37 @@ Facts EnvironmentFacts(const results::RunResults& results) {
   return f;
 }
 
+namespace {
+
+// Repetitions that ran slowed by the CPU probe's measure (report_model.h).
+std::string CpuProbeWarning(const results::RunResults& results) {
+  int probed = 0, slowed = 0;
+  double worst = 0;
+  for (const PhaseView& phase : GroupByPhase(results)) {
+    for (const PointRuns& pr : phase.points) {
+      const double fastest = FastestProbe(pr.runs);
+      for (const results::PhaseRun* run : pr.runs) {
+        for (const results::Repetition& rep : run->repetitions) {
+          if (rep.cpu_probe_us.empty()) continue;
+          ++probed;
+          if (!RanSlowed(rep, fastest)) continue;
+          ++slowed;
+          for (double us : rep.cpu_probe_us) worst = std::max(worst, us / fastest);
+        }
+      }
+    }
+  }
+  if (slowed == 0) return "";
+  return fmt::format(
+      "the CPU probe took {} its fastest or longer (up to {}) around {} of {} repetitions: the "
+      "machine then ran kvbench's thread slower (on a shared host, a busy neighbour on the same "
+      "physical core, for instance). The verdict's lines name the engines, and rank their ties "
+      "again on the other repetitions.",
+      FormatRatio(kProbeSlowRatio), FormatRatio(worst), slowed, probed);
+}
+
+}  // namespace
+
 std::vector<std::string> MeasurementWarnings(const results::RunResults& results) {
   const results::Environment& e = results.environment;
   std::vector<std::string> out;
@@ -92,6 +123,7 @@ std::vector<std::string> MeasurementWarnings(const results::RunResults& results)
     out.push_back("cold-cache phases ran on tmpfs, where the files live in memory: 'cold' "
                   "means nothing there.");
   }
+  if (const std::string slowed = CpuProbeWarning(results); !slowed.empty()) out.push_back(slowed);
   if (e.load_average_1m && e.cores > 0 && *e.load_average_1m > 0.25 * e.cores) {
     out.push_back(fmt::format("other load was present at the start (load average {:.2f} on {} "
                               "cores): figures may be disturbed.",

@@ -34,13 +34,93 @@ std::string LevelNote(const std::vector<const results::Spread*>& spreads) {
   return fmt::format("; {:.0f}% intervals: {} repetitions", lowest->ci->level * 100, lowest->n);
 }
 
+using Ranking = std::vector<std::pair<std::string, results::Spread>>;
+
+// By median ops/s, highest first.
+void SortRanking(Ranking* ranked) {
+  std::stable_sort(ranked->begin(), ranked->end(),
+                   [](const auto& a, const auto& b) { return a.second.median > b.second.median; });
+}
+
+// The point's runs ranked again on their repetitions at the machine's normal
+// speed alone (RanSlowed false), when each kept kMinNormalSpeedReps.
+void RankAtNormalSpeed(const std::vector<const results::PhaseRun*>& runs, PointVerdict* v) {
+  const double fastest_probe = FastestProbe(runs);
+  Ranking ranked;
+  for (const results::PhaseRun* run : runs) {
+    results::PhaseRun normal = *run;
+    normal.repetitions.clear();
+    for (const results::Repetition& rep : run->repetitions) {
+      if (!RanSlowed(rep, fastest_probe)) normal.repetitions.push_back(rep);
+    }
+    const Figures f = FiguresOf(normal);
+    if (static_cast<int>(normal.repetitions.size()) < kMinNormalSpeedReps || !f.ops_per_sec ||
+        f.ops_per_sec->median <= 0) {
+      v->too_few_at_normal_speed = true;
+      return;
+    }
+    ranked.emplace_back(run->engine, *f.ops_per_sec);
+  }
+  SortRanking(&ranked);
+  PointVerdict::NormalSpeed n;
+  n.fastest = ranked[0].first;
+  n.fastest_rate = ranked[0].second;
+  n.runner_up = ranked[1].first;
+  n.runner_up_rate = ranked[1].second;
+  n.margin = n.fastest_rate.median / n.runner_up_rate.median;
+  n.separated = true;
+  for (size_t i = 1; i < ranked.size(); ++i) {
+    if (Overlap(ranked[0].second, ranked[i].second)) n.separated = false;
+  }
+  v->at_normal_speed = n;
+}
+
+// The named engines' repetitions that ran slowed; with some, and a tie, the
+// ranking at normal speed.
+void NoteCpuProbe(const std::vector<const results::PhaseRun*>& runs,
+                  const std::vector<std::string>& named, PointVerdict* v) {
+  const double fastest_probe = FastestProbe(runs);
+  for (const results::PhaseRun* run : runs) {
+    if (std::find(named.begin(), named.end(), run->engine) == named.end()) continue;
+    PointVerdict::SlowedReps s{run->engine, 0, static_cast<int>(run->repetitions.size())};
+    for (const results::Repetition& rep : run->repetitions)
+      s.slowed += RanSlowed(rep, fastest_probe);
+    if (s.slowed > 0) v->slowed.push_back(s);
+  }
+  if (v->tied && !v->slowed.empty()) RankAtNormalSpeed(runs, v);
+}
+
 }  // namespace
+
+std::string CpuProbeNote(const PointVerdict& v) {
+  std::string counts;
+  for (const PointVerdict::SlowedReps& s : v.slowed) {
+    counts += fmt::format("{}{} {} of {}", counts.empty() ? "" : ", ", s.engine, s.slowed, s.n);
+  }
+  std::string note = fmt::format("CPU probe {} its fastest or slower in {} repetitions",
+                                 FormatRatio(kProbeSlowRatio), counts);
+  if (v.too_few_at_normal_speed) {
+    note += fmt::format("; too few at normal speed to rank again (fewer than {} for an engine)",
+                        kMinNormalSpeedReps);
+  } else if (v.at_normal_speed) {
+    const PointVerdict::NormalSpeed& n = *v.at_normal_speed;
+    note += n.separated
+                ? fmt::format("; at normal speed alone: {} fastest, {} {} ({} vs {} ops/s{})",
+                              n.fastest, FormatRatio(n.margin), n.runner_up,
+                              Interval(n.fastest_rate), Interval(n.runner_up_rate),
+                              LevelNote({&n.fastest_rate, &n.runner_up_rate}))
+                : fmt::format("; at normal speed alone: still tied ({} leads by {})", n.fastest,
+                              FormatRatio(n.margin));
+  }
+  return note;
+}
 
 std::vector<PointVerdict> Verdicts(const results::RunResults& results) {
   std::vector<PointVerdict> out;
   for (const PhaseView& phase : GroupByPhase(results)) {
     for (const PointRuns& pr : phase.points) {
-      std::vector<std::pair<std::string, results::Spread>> ranked;
+      Ranking ranked;
+      std::vector<const results::PhaseRun*> ranked_runs;
       std::vector<std::string> client_bound, engine_calls;
       for (const results::PhaseRun* run : pr.runs) {
         if (run->status != "ok" || run->repetitions.empty()) continue;
@@ -48,14 +128,13 @@ std::vector<PointVerdict> Verdicts(const results::RunResults& results) {
         const Figures f = FiguresOf(*run);
         if (f.ops_per_sec && f.ops_per_sec->median > 0) {
           ranked.emplace_back(run->engine, *f.ops_per_sec);
+          ranked_runs.push_back(run);
           if (ClientBound(f)) client_bound.push_back(run->engine);
           if (f.rate_over_engine_calls) engine_calls.push_back(run->engine);
         }
       }
       if (ranked.empty()) continue;
-      std::stable_sort(ranked.begin(), ranked.end(), [](const auto& a, const auto& b) {
-        return a.second.median > b.second.median;
-      });
+      SortRanking(&ranked);
       PointVerdict v;
       v.phase = phase.name;
       v.point = PointLabel(pr.point, phase.varying);
@@ -82,6 +161,7 @@ std::vector<PointVerdict> Verdicts(const results::RunResults& results) {
         if (has(client_bound) && !has(v.client_bound)) v.client_bound.push_back(e);
         if (has(engine_calls) && !has(v.engine_call_rates)) v.engine_call_rates.push_back(e);
       }
+      NoteCpuProbe(ranked_runs, named, &v);
       out.push_back(std::move(v));
     }
   }
@@ -113,6 +193,7 @@ std::string RenderVerdict(const results::RunResults& results) {
     if (!v.client_bound.empty()) {
       out += fmt::format(" [{} ({})]", kClientBoundNote, join(v.client_bound));
     }
+    if (!v.slowed.empty()) out += " [" + CpuProbeNote(v) + "]";
     if (!v.engine_call_rates.empty()) {
       out += fmt::format(" [ops/s over the time inside the engine's calls (schema 4), not the "
                          "wall span: {}]",

@@ -186,6 +186,10 @@ struct Repetition {
   // Closing each client's session after the timed span (YCSB's [CLEANUP]):
   // one value per client thread, timed apart from the span.
   std::optional<LatencySummary> session_cleanup;
+  // The CPU probe (runner/cpu_probe.h), in microseconds, timed just before
+  // and just after the timed span: {before, after}. Empty in files written
+  // before it existed and for repetitions that failed before the span.
+  std::vector<double> cpu_probe_us;
   // Runs with forks (Measurement::forks > 1): the 0-based fork, a fresh
   // engine process, that measured this repetition; absent with one process.
   std::optional<int> fork;

@@ -67,6 +67,7 @@ json RepetitionToJson(const Repetition& r) {
   PutOptional(j, "engine_seconds", r.engine_seconds);
   PutOptional(j, "op_buffer_bytes", r.op_buffer_bytes);
   PutOptional(j, "fork", r.fork);
+  if (!r.cpu_probe_us.empty()) j["cpu_probe_us"] = r.cpu_probe_us;
   // Only rows read from a schema-4 file carry it (their ops_per_sec divide
   // by the time inside the engine's calls); absent means the wall span.
   if (r.rate_base == RateBase::kEngineCalls) j["rate_base"] = "engine_calls";
@@ -272,6 +273,7 @@ void ReadRepetition(Reader& r, const json& j, Repetition* rep) {
   r.GetOptional(j, "engine_seconds", &rep->engine_seconds);
   r.GetOptional(j, "op_buffer_bytes", &rep->op_buffer_bytes);
   r.GetOptional(j, "fork", &rep->fork);
+  if (j.contains("cpu_probe_us")) r.Get(j, "cpu_probe_us", &rep->cpu_probe_us);
   if (j.contains("rate_base")) {
     std::string base;
     if (r.Get(j, "rate_base", &base)) {

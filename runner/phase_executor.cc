@@ -4,12 +4,12 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
+#include <cstdio>
+#include <filesystem>
 #include <mutex>
 #include <optional>
-#include <chrono>
-#include <filesystem>
-#include <cstdio>
 #include <thread>
 
 #include "common/owned_dir.h"
@@ -17,10 +17,11 @@
 #include "datasets/key_generator.h"
 #include "datasets/random.h"
 #include "runner/chunk_barrier.h"
+#include "runner/cpu_probe.h"
 #include "runner/cycle_clock.h"
 #include "runner/engine_schedule.h"
-#include "runner/page_cache.h"
 #include "runner/op_figures.h"
+#include "runner/page_cache.h"
 #include "runner/phase_worker.h"
 #include "runner/resource_usage.h"
 
@@ -260,6 +261,9 @@ Status PhaseExecutor::RunRepetition(const PhaseSpec& spec, size_t phase_index, i
   std::vector<std::string> files = engine_->Files();
   out->cache_resident_before_pct = ColdCacheEvictor::ResidentPercent(files);
 
+  // The probe sits next to the span, outside it and outside the resource
+  // snapshots (it is CPU time of kvbench's own).
+  const double probe_before_us = CpuProbeMicros();
   ResetPeakRss();
   const ResourceSnapshot before = TakeResourceSnapshot();
   Status status;
@@ -279,6 +283,7 @@ Status PhaseExecutor::RunRepetition(const PhaseSpec& spec, size_t phase_index, i
       break;
   }
   const ResourceSnapshot after = TakeResourceSnapshot();
+  out->cpu_probe_us = {probe_before_us, CpuProbeMicros()};
   out->cpu_user_s = after.cpu_user_s - before.cpu_user_s;
   out->cpu_sys_s = after.cpu_sys_s - before.cpu_sys_s;
   // The prepared operations' buffers are resident through the whole span:

@@ -3,7 +3,8 @@
 # (with python3-jsonschema, Draft 2020-12): a fresh run of the quickstart on
 # every embedded engine, YCSB runs (with HdrHistogram interval buckets, and
 # through `kvbench ycsb`), an interrupted-engine record, the fixed schema 1
-# file the report tests use, a shard's results and a merge of shards.
+# file the report tests use, a shard's results and a merge of shards; and the
+# CPU probe's times in every repetition of the fresh run.
 # Usage: results_schema_test.sh KVBENCH SOURCE_DIR
 set -euo pipefail
 KVBENCH=$1
@@ -37,4 +38,17 @@ for path in sys.argv[2:]:
     bad += len(errors)
     print(f"{path}: {'valid' if not errors else f'{len(errors)} errors'}")
 sys.exit(1 if bad else 0)
+PY
+# Every repetition of a fresh run carries the CPU probe's two times (before
+# and after its span), each the CPU time of about 2 ms of work: positive, and
+# under a second even on a slow or loaded machine.
+/usr/bin/python3 - "$WORK/q/results.json" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+reps = [rep for run in r["runs"] for rep in run["repetitions"]]
+assert reps, "no repetitions"
+for rep in reps:
+    p = rep.get("cpu_probe_us")
+    assert p is not None and len(p) == 2 and all(0 < x < 1e6 for x in p), p
+print(f"ok: cpu_probe_us in all {len(reps)} repetitions")
 PY
