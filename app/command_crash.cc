@@ -15,9 +15,10 @@
 #include "adapters/registry.h"
 #include "app/cli.h"
 #include "app/output_dir.h"
-#include "common/owned_dir.h"
 #include "app/run_controller.h"
+#include "common/owned_dir.h"
 #include "reports/reports.h"
+#include "results/durability.h"
 #include "results/results_json.h"
 #include "runner/crash/crash_trials.h"
 #include "runner/crash/power_loss_mount.h"
@@ -38,6 +39,7 @@ struct CrashArgs {
   int trials = 20;
   uint64_t seed = 1;
   uint64_t max_commits = 200;
+  int writers = 1;
   std::string out;
   bool overwrite = false;
   std::string layer_binary;  // default: kvbench-powerloss beside this executable
@@ -54,14 +56,14 @@ std::string BesideThisExecutable(const std::string& name) {
 
 // The first line of a one-line summary for the terminal.
 std::string TrialSummary(const results::DurabilityRun& d) {
-  if (d.status != "ok")
-    return fmt::format("{} ({}): {}: {}", d.engine, d.fault, d.status, d.reason);
+  const std::string fault = results::FaultLabel(d);
+  if (d.status != "ok") return fmt::format("{} ({}): {}: {}", d.engine, fault, d.status, d.reason);
   return fmt::format(
       "{} ({}): {} trials, acknowledged commits lost in {} (most {}), partial batches in {}, "
       "corrupt {}, unopenable {}: measured {}, declared {}{}",
-      d.engine, d.fault, d.trials, d.trials_losing_acked, d.most_commits_lost,
-      d.atomicity_violations, d.corrupt, d.unopenable, d.measured.empty() ? "-" : d.measured,
-      d.declared, d.finding ? "  <-- FINDING: the declaration promises more" : "");
+      d.engine, fault, d.trials, d.trials_losing_acked, d.most_commits_lost, d.atomicity_violations,
+      d.corrupt, d.unopenable, d.measured.empty() ? "-" : d.measured, d.declared,
+      d.finding ? "  <-- FINDING: the declaration promises more" : "");
 }
 
 // The faults of --fault, each power-loss, torn or kill; false (said on
@@ -163,6 +165,7 @@ Status RunAllTrials(const CrashArgs& args, const runner::RunPlan& plan,
       options.trials = args.trials;
       options.seed = args.seed;
       options.max_commits = args.max_commits;
+      options.writers = args.writers;
       options.scratch = scratch;
       options.layer_binary = layer;
       options.timeout_s = plan.workload.timeout_s;
@@ -276,6 +279,10 @@ void AddCrashCommand(CLI::App& app, int* exit_code) {
   cmd->add_option("--max-commits", args->max_commits,
                   "A trial cuts after 1..N acknowledged commits (random)")
       ->check(CLI::Range(1, 100000000));
+  cmd->add_option("--writers", args->writers,
+                  "Threads committing at once in each trial, each its own keys through its own "
+                  "session (the cut counts all their acknowledged commits)")
+      ->check(CLI::Range(1, 64));
   cmd->add_option("--scale", args->overrides.scale, "Multiply the throughput phases' counts");
   cmd->add_option("--repeat", args->overrides.repeat, "Repetitions of every throughput phase")
       ->check(CLI::Range(1, 1000000));

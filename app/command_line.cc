@@ -37,6 +37,8 @@ constexpr NumberBound kNumberBounds[] = {
     {"--warmup-repetitions", true, 0, runner::kMaxWarmupRepetitions},
     {"--trials", true, 1, 1e6},
     {"--max-commits", true, 1, 1e8},
+    // kvbench crash: threads committing at once, each with a session.
+    {"--writers", true, 1, 64},
     // 0 passes here for `slurm`'s own "at least 1" (validate's CLI::Range says so too).
     {"--shards", true, 0, 1e5},
     {"--permutations", true, 1, 1e6},

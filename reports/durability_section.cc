@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "reports/text_format.h"
+#include "results/durability.h"
 #include "results/statistics.h"
 
 namespace kvbench::reports {
@@ -42,7 +43,9 @@ std::string DurabilityNote() {
   return "Each trial writes single-key commits and 2..8-key batches, cuts at a random moment "
          "(power-loss: every write not fsynced is lost; torn: a random subset of the unsynced "
          "4 KiB pages survives; kill: SIGKILL, the page cache survives), reopens and checks "
-         "every acknowledged commit. Declared: what the adapter says its options promise; "
+         "every acknowledged commit; with several writers (--writers N), N threads each "
+         "commit keys of their own at once, each held to its own acknowledgements. Declared: what "
+         "the adapter says its options promise; "
          "measured: durable (no acknowledged commit lost), consistent (commits lost, files "
          "fine), nothing (corrupt or unopenable). Recovery is the reopen time after the fault. "
          "Throughput comes from this run's normal phases on a plain directory, never from the "
@@ -71,7 +74,7 @@ Table DurabilityTable(const results::RunResults& results) {
     std::vector<Cell> row;
     auto add = [&row](std::string text) { row.push_back(Cell{std::move(text)}); };
     add(d.engine);
-    add(d.fault);
+    add(results::FaultLabel(d));
     add(d.declared + (d.declared_atomic ? ", atomic batches" : ""));
     if (d.status != "ok") {
       add(d.status + ": " + d.reason);
@@ -110,7 +113,8 @@ std::vector<std::string> DurabilityFindings(const results::RunResults& results) 
                           what.empty() ? "" : " and ", d.atomicity_violations, d.trials);
     }
     out.push_back(fmt::format("{} declares \"{}\"{} under {} but {}", d.engine, d.declared,
-                              d.declared_atomic ? " with atomic batches" : "", d.fault, what));
+                              d.declared_atomic ? " with atomic batches" : "",
+                              results::FaultLabel(d), what));
   }
   return out;
 }
@@ -118,7 +122,9 @@ std::vector<std::string> DurabilityFindings(const results::RunResults& results) 
 std::vector<std::string> DurabilityProblems(const results::RunResults& results) {
   std::vector<std::string> out;
   for (const results::DurabilityRun& d : results.durability) {
-    for (const std::string& p : d.problems) out.push_back(d.engine + " (" + d.fault + "): " + p);
+    for (const std::string& p : d.problems) {
+      out.push_back(d.engine + " (" + results::FaultLabel(d) + "): " + p);
+    }
   }
   return out;
 }

@@ -4,10 +4,16 @@ namespace kvbench::results {
 
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(DurabilityRun, engine, fault, status, reason,
                                                 options, declared, declared_atomic, basis, seed,
-                                                trials, trials_losing_acked, most_commits_lost,
-                                                commits_acked, commits_lost, atomicity_violations,
-                                                reordered, corrupt, unopenable, integrity_checked,
-                                                recovery_s, measured, finding, problems)
+                                                writers, trials, trials_losing_acked,
+                                                most_commits_lost, commits_acked, commits_lost,
+                                                atomicity_violations, reordered, corrupt,
+                                                unopenable, integrity_checked, recovery_s, measured,
+                                                finding, problems)
+
+std::string FaultLabel(const DurabilityRun& run) {
+  if (run.writers <= 1) return run.fault;
+  return run.fault + ", " + std::to_string(run.writers) + " writers";
+}
 
 int PromiseRank(const std::string& level) {
   if (level == kPromiseNothing) return 0;

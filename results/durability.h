@@ -22,6 +22,10 @@ inline constexpr const char* kPromiseDurable = "durable";
 // and a batch was seen partial).
 void ClassifyDurability(DurabilityRun* run);
 
+// The fault as reports name it: "power-loss", or "power-loss, 4 writers"
+// for trials with several writers.
+std::string FaultLabel(const DurabilityRun& run);
+
 // 0 nothing, 1 consistent, 2 durable; -1 for anything else.
 int PromiseRank(const std::string& level);
 

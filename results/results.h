@@ -323,6 +323,7 @@ struct DurabilityRun {
   bool declared_atomic = false;  // batches all-or-nothing
   std::string basis;             // the adapter's one line on why
   uint64_t seed = 0;
+  int writers = 1;  // threads committing at once in each trial (kvbench crash --writers)
   int trials = 0;
   int trials_losing_acked = 0;       // trials where an acknowledged commit was missing
   uint64_t most_commits_lost = 0;    // the most acknowledged commits one trial lost

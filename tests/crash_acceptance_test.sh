@@ -4,10 +4,11 @@
 #  - the layer loses data: sqlite synchronous=OFF and LMDB NOSYNC lose
 #    acknowledged commits in at least one of 20 power-loss trials each;
 #  - sqlite FULL, LMDB's own default (sync) and pbtree sync=commit lose
-#    nothing and show no partial batch under power-loss and torn cuts, and
-#    pbtree opens uncorrupted after kills;
+#    nothing and show no partial batch under power-loss and torn cuts, with
+#    four writers at once too (pbtree's group commit), LMDB NOSYNC with three
+#    loses, and pbtree opens uncorrupted after kills;
 #  - every results.json validates against docs/results.schema.json;
-#  - bad input exits 2 with one message (--trials 0, no durable engine,
+#  - bad input exits 2 with one message (--trials 0, --writers 0, no durable engine,
 #    /dev/fuse missing or not permitted);
 #  - no mount is left behind: after normal ends, Ctrl-C, kvbench SIGKILLed,
 #    and a stale mount (daemon SIGKILLed) is detached by the next start.
@@ -65,6 +66,20 @@ for fault in power-loss torn; do
       'd["trials_losing_acked"] == 0 and d["atomicity_violations"] == 0 and d["corrupt"] == 0 and d["unopenable"] == 0 and d["measured"] == "durable" and not d["finding"]'
   done
 done
+# Several writers at once (pbtree's group commit shares one fdatasync among
+# them): durable modes still lose nothing, each writer held to its own acks;
+# an unsynced mode still loses.
+crash --engines pbtree@commit,sqlite@full --fault power-loss --writers 4 --trials "$TRIALS" \
+      --out "$WORK/writers"
+for e in pbtree@commit sqlite@full; do
+  expect "$WORK/writers/results.json" power-loss $e \
+    'd["writers"] == 4 and d["trials_losing_acked"] == 0 and d["atomicity_violations"] == 0 and d["corrupt"] == 0 and d["unopenable"] == 0 and d["measured"] == "durable"'
+done
+grep -q "^| pbtree@commit | power-loss, 4 writers |" "$WORK/writers/report.md" ||
+  fail "report.md does not say the trials had 4 writers"
+crash --engines lmdb@nosync --fault power-loss --writers 3 --trials 20 --out "$WORK/writers-lose"
+expect "$WORK/writers-lose/results.json" power-loss lmdb@nosync \
+  'd["writers"] == 3 and d["trials_losing_acked"] >= 1'
 crash --engines pbtree@commit,pbtree@none --fault kill --trials "$TRIALS" --out "$WORK/kill"
 for e in pbtree@commit pbtree@none; do
   expect "$WORK/kill/results.json" kill $e \
@@ -116,6 +131,7 @@ bad() {  # bad 'expected message part' ARGS...
   echo "ok: exit 2: $out"
 }
 bad "--trials" "$KVBENCH" crash "$WL" --engines sqlite@full --trials 0 --no-throughput
+bad "--writers" "$KVBENCH" crash "$WL" --engines sqlite@full --writers 0 --no-throughput
 bad "no engine in the workload is durable" "$KVBENCH" crash "$WL" --engines native --no-throughput
 bad "/dev/fuse is missing" unshare -m sh -c \
   "mount -t tmpfs none /dev && exec '$KVBENCH' crash '$WL' --engines sqlite@full --no-throughput --out '$WORK/x'"

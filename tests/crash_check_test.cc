@@ -88,6 +88,55 @@ TEST_F(CrashCheckTest, WrongBytesAndStrayKeysAreCorruption) {
   EXPECT_GE(c.extra_keys, 1u);
 }
 
+// Three writers' streams interleaved, as their threads commit them: each
+// writer is held to its own acknowledgements, and a loss names its writer.
+TEST(CrashCheckWritersTest, EachWriterIsHeldToItsOwnAcknowledgedCommits) {
+  std::unique_ptr<Adapter> adapter;
+  ASSERT_TRUE(AdapterRegistry::Global().Create("stdmap", &adapter).ok());
+  ASSERT_TRUE(adapter->Open(OpenRequest{}).ok());
+  std::unique_ptr<Session> session;
+  ASSERT_TRUE(adapter->NewSession(&session).ok());
+  constexpr uint64_t kSeed = 11;
+  const std::vector<uint64_t> made = {30, 12, 21};  // commits each writer made
+  std::vector<CrashCommitStream> streams;
+  std::vector<std::vector<CrashCommit>> commits(made.size());
+  for (int w = 0; w < 3; ++w) streams.emplace_back(kSeed, w);
+  for (uint64_t i = 0; i < 30; ++i) {
+    for (int w = 0; w < 3; ++w) {
+      if (i >= made[w]) continue;
+      commits[w].push_back(streams[w].Next());
+      EXPECT_EQ(commits[w].back().writer, w);
+      ASSERT_TRUE(ApplyCrashCommit(session.get(), commits[w].back(), i).ok());
+    }
+  }
+  // Writer 0's stream is the single writer's; the others have keys of their own.
+  CrashCommitStream single(kSeed);
+  EXPECT_EQ(single.Next().keys, commits[0][0].keys);
+  EXPECT_EQ(CrashKey(5, 0), CrashKey(5));
+  EXPECT_NE(CrashKey(5, 1), CrashKey(5, 2));
+  EXPECT_NE(CrashValue(5, 3, 1), CrashValue(5, 3, 2));
+
+  CrashCheck c;
+  ASSERT_TRUE(CheckCrashState(session.get(), /*ordered=*/true, kSeed, made, &c).ok());
+  EXPECT_EQ(c.commits_lost, 0u);
+  EXPECT_EQ(c.extra_keys, 0u) << c.first_problem;
+  EXPECT_EQ(c.bad_values, 0u) << c.first_problem;
+  // Writer 1 acknowledged 12: asking for 20 finds its commits 12..19 missing,
+  // and says whose.
+  ASSERT_TRUE(CheckCrashState(session.get(), /*ordered=*/true, kSeed, {30, 20, 21}, &c).ok());
+  EXPECT_GE(c.commits_lost, 1u);
+  EXPECT_EQ(c.first_problem.rfind("writer 1: acknowledged commit 12", 0), 0u) << c.first_problem;
+  // One of writer 2's acknowledged keys deleted: a lost commit of writer 2's.
+  ASSERT_TRUE(session->Delete(CrashKey(commits[2][4].keys[0], 2)).ok());
+  ASSERT_TRUE(CheckCrashState(session.get(), /*ordered=*/true, kSeed, made, &c).ok());
+  EXPECT_GE(c.commits_lost, 1u);
+  EXPECT_EQ(c.first_problem.rfind("writer 2: ", 0), 0u) << c.first_problem;
+  // Writer 1's keys checked as writer 0's (one stream): the scan sees keys
+  // no stream wrote.
+  ASSERT_TRUE(CheckCrashState(session.get(), /*ordered=*/true, kSeed, {30}, &c).ok());
+  EXPECT_GE(c.extra_keys, 1u);
+}
+
 TEST(ClassifyDurability, MeasuredPromiseAndFindings) {
   results::DurabilityRun d;
   d.declared = "durable";

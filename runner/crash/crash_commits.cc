@@ -37,9 +37,17 @@ class CountingScan final : public ScanVisitor {
 
 }  // namespace
 
+// Writer 0 keeps the single writer's seed, so one writer's trials are what
+// they were before there could be several.
+CrashCommitStream::CrashCommitStream(uint64_t seed, int writer)
+    : seed_(writer == 0 ? seed
+                        : Mix(seed ^ Mix(0x777269746572ull + static_cast<uint64_t>(writer)))),
+      writer_(writer) {}
+
 CrashCommit CrashCommitStream::Next() {
   uint64_t r = Mix(seed_ ^ Mix(index_++));
   CrashCommit c;
+  c.writer = writer_;
   c.batch = (r & 1) != 0;
   const size_t writes = c.batch ? 2 + (r >> 1) % 7 : 1;
   r = Mix(r);
@@ -59,11 +67,14 @@ CrashCommit CrashCommitStream::Next() {
   return c;
 }
 
-std::string CrashKey(uint64_t key) { return fmt::format("{}{:010}", kKeyPrefix, key); }
+std::string CrashKey(uint64_t key, int writer) {
+  if (writer == 0) return fmt::format("{}{:010}", kKeyPrefix, key);
+  return fmt::format("{}w{}/{:010}", kKeyPrefix, writer, key);
+}
 
-std::string CrashValue(uint64_t key, uint64_t commit) {
+std::string CrashValue(uint64_t key, uint64_t commit, int writer) {
   std::string v = fmt::format("{:010}|{:010}|", commit, key);
-  const uint64_t h = Mix(key * 1000003 + commit);
+  const uint64_t h = Mix(key * 1000003 + commit + (static_cast<uint64_t>(writer) << 48));
   const size_t filler = 40 + h % 260;
   for (size_t i = 0; i < filler; ++i) v.push_back(static_cast<char>('a' + (h >> (i % 56)) % 26));
   return v;
@@ -72,47 +83,52 @@ std::string CrashValue(uint64_t key, uint64_t commit) {
 Status ApplyCrashCommit(Session* session, const CrashCommit& c, uint64_t commit) {
   if (c.batch) KVBENCH_RETURN_IF_ERROR(session->BeginBatch());
   for (uint64_t key : c.keys) {
-    KVBENCH_RETURN_IF_ERROR(session->Put(CrashKey(key), CrashValue(key, commit)));
+    KVBENCH_RETURN_IF_ERROR(
+        session->Put(CrashKey(key, c.writer), CrashValue(key, commit, c.writer)));
   }
   if (c.batch) KVBENCH_RETURN_IF_ERROR(session->CommitBatch());
   return Status::OK();
 }
 
-Status CheckCrashState(Session* session, bool ordered, uint64_t seed, uint64_t acked,
-                       CrashCheck* out) {
-  *out = CrashCheck{};
-  // The stream up to the commit that may have been in flight.
-  CrashCommitStream stream(seed);
+namespace {
+
+// Writer `writer`'s stream up to commit acked (which may have been in
+// flight): adds its counts to *out and the keys it found to *found.
+Status CheckStream(Session* session, uint64_t seed, int writer, uint64_t acked, bool name_writer,
+                   CrashCheck* out, uint64_t* found) {
+  CrashCommitStream stream(seed, writer);
   std::vector<CrashCommit> commits;
   std::map<uint64_t, std::vector<uint64_t>> writers;  // key -> commits writing it, ascending
   for (uint64_t i = 0; i <= acked; ++i) {
     commits.push_back(stream.Next());
     for (uint64_t key : commits.back().keys) writers[key].push_back(i);
   }
-  auto note = [out](const std::string& problem) {
-    if (out->first_problem.empty()) out->first_problem = problem;
+  auto note = [&](const std::string& problem) {
+    if (out->first_problem.empty()) {
+      out->first_problem = name_writer ? fmt::format("writer {}: {}", writer, problem) : problem;
+    }
   };
 
   // What each key holds: the commit whose value it is, or -1 when absent.
   std::map<uint64_t, int64_t> holds;
   std::string value;
-  uint64_t found = 0;
   for (const auto& [key, by] : writers) {
-    Status s = session->Get(CrashKey(key), &value);
+    const std::string name = CrashKey(key, writer);
+    Status s = session->Get(name, &value);
     if (s.IsNotFound()) {
       holds[key] = -1;
       continue;
     }
-    if (!s.ok()) return s.WithContext("get " + CrashKey(key));
-    ++found;
+    if (!s.ok()) return s.WithContext("get " + name);
+    ++*found;
     uint64_t commit = 0;
     const bool parsed = value.size() > kHeaderSize &&
                         std::all_of(value.begin(), value.begin() + 10, ::isdigit) &&
                         (commit = std::stoull(value.substr(0, 10)), true);
     if (!parsed || std::find(by.begin(), by.end(), commit) == by.end() ||
-        value != CrashValue(key, commit)) {
+        value != CrashValue(key, commit, writer)) {
       ++out->bad_values;
-      note(fmt::format("{} holds a value no commit up to {} wrote", CrashKey(key), acked));
+      note(fmt::format("{} holds a value no commit up to {} wrote", name, acked));
       holds[key] = -1;  // counted as corrupt, not as lost
       continue;
     }
@@ -129,10 +145,10 @@ Status CheckCrashState(Session* session, bool ordered, uint64_t seed, uint64_t a
       if (c<acked&& static_cast<int64_t>(c)> held) lost.insert(c);
     }
   }
-  out->commits_lost = lost.size();
+  out->commits_lost += lost.size();
   if (!lost.empty()) {
     note(fmt::format("acknowledged commit {} (of {}) is missing", *lost.begin(), acked));
-    out->reordered = newest_present > *lost.begin();
+    out->reordered = out->reordered || newest_present > *lost.begin();
   }
 
   // Batches that are partly there.
@@ -149,7 +165,19 @@ Status CheckCrashState(Session* session, bool ordered, uint64_t seed, uint64_t a
       note(fmt::format("batch commit {} is only partly there", i));
     }
   }
+  return Status::OK();
+}
 
+}  // namespace
+
+Status CheckCrashState(Session* session, bool ordered, uint64_t seed,
+                       const std::vector<uint64_t>& acked, CrashCheck* out) {
+  *out = CrashCheck{};
+  uint64_t found = 0;
+  for (size_t w = 0; w < acked.size(); ++w) {
+    KVBENCH_RETURN_IF_ERROR(
+        CheckStream(session, seed, static_cast<int>(w), acked[w], acked.size() > 1, out, &found));
+  }
   if (ordered) {
     CountingScan scan;
     size_t visited = 0;
@@ -160,12 +188,19 @@ Status CheckCrashState(Session* session, bool ordered, uint64_t seed, uint64_t a
     if (!s.ok()) return s.WithContext("full scan");
     if (scan.count != found || scan.foreign != 0) {
       out->extra_keys = scan.count + scan.foreign > found ? scan.count + scan.foreign - found : 0;
-      note(fmt::format("the full scan saw {} entries, the gets found {}", scan.count + scan.foreign,
-                       found));
+      if (out->first_problem.empty()) {
+        out->first_problem = fmt::format("the full scan saw {} entries, the gets found {}",
+                                         scan.count + scan.foreign, found);
+      }
       if (out->extra_keys == 0) out->extra_keys = 1;  // fewer: the scan misses entries
     }
   }
   return Status::OK();
+}
+
+Status CheckCrashState(Session* session, bool ordered, uint64_t seed, uint64_t acked,
+                       CrashCheck* out) {
+  return CheckCrashState(session, ordered, seed, std::vector<uint64_t>{acked}, out);
 }
 
 }  // namespace kvbench::runner

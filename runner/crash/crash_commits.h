@@ -11,6 +11,12 @@
 // "Acknowledged": commit i returned OK to the writer and the writer then told
 // the parent so. With `acked` commits acknowledged (0 .. acked-1), commit
 // `acked` may have been in flight: it may be there or not, nothing later may.
+//
+// Several writers (`kvbench crash --writers N`): writer w commits a stream of
+// its own at the same time as the others, on a thread and session of its
+// own: writer 0's is the single writer's, writer w's has its own seed and
+// keys ("crash/w<w>/..."), so the check holds each writer to its own acked
+// count: each writer's commits are in order, the writers' are not.
 #pragma once
 
 #include <cstdint>
@@ -25,11 +31,13 @@ namespace kvbench::runner {
 struct CrashCommit {
   std::vector<uint64_t> keys;  // distinct key ids, in write order
   bool batch = false;          // written between BeginBatch and CommitBatch
+  int writer = 0;              // whose stream: the keys' and values' namespace
 };
 
 class CrashCommitStream {
  public:
-  explicit CrashCommitStream(uint64_t seed) : seed_(seed) {}
+  // Writer `writer`'s stream of the trial of `seed`.
+  explicit CrashCommitStream(uint64_t seed, int writer = 0);
   // Commit `index`; commits must be asked for in order 0, 1, 2... (the key
   // ids a commit inserts depend on the ones before).
   CrashCommit Next();
@@ -37,14 +45,16 @@ class CrashCommitStream {
 
  private:
   uint64_t seed_;
+  int writer_;
   uint64_t index_ = 0;
   uint64_t next_key_ = 0;
 };
 
-std::string CrashKey(uint64_t key);
-std::string CrashValue(uint64_t key, uint64_t commit);
+std::string CrashKey(uint64_t key, int writer = 0);
+std::string CrashValue(uint64_t key, uint64_t commit, int writer = 0);
 
-// Writes commit `commit` through `session` (a batch, or a single Put).
+// Writes commit `commit` of writer c.writer's stream through `session` (a
+// batch, or a single Put).
 Status ApplyCrashCommit(Session* session, const CrashCommit& c, uint64_t commit);
 
 // What the check found in the recovered database.
@@ -57,8 +67,13 @@ struct CrashCheck {
   std::string first_problem;     // one line about the first problem seen, for the report
 };
 
-// Reads every key ever written by commits 0..acked through `session` (and,
-// when `ordered`, scans everything) and compares with the stream of `seed`.
+// Reads every key ever written by commits 0..acked[w] of each writer w's
+// stream of `seed` through `session` (and, when `ordered`, scans
+// everything) and compares. Counts are summed over the writers; a problem
+// line names its writer when there are several.
+Status CheckCrashState(Session* session, bool ordered, uint64_t seed,
+                       const std::vector<uint64_t>& acked, CrashCheck* out);
+// One writer.
 Status CheckCrashState(Session* session, bool ordered, uint64_t seed, uint64_t acked,
                        CrashCheck* out);
 

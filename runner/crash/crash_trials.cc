@@ -10,11 +10,13 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstring>
 #include <filesystem>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <thread>
 
 #include "adapters/registry.h"
 #include "results/durability.h"
@@ -60,10 +62,16 @@ Status OpenEngine(const results::EngineRun& engine, const std::string& dir,
   return (*adapter)->Open(request);
 }
 
-// The writer child: open, sync, "ready", wait for the go byte, then commit
-// until killed, writing "ack" after each commit that returned OK.
+// The writer child: open, one session per writer, sync, "ready", wait for
+// the go byte, then each writer commits its stream until killed, writing
+// "ack W" after each of its commits that returned OK (one write() of a line
+// shorter than PIPE_BUF: the writers' lines never interleave). With
+// `kill_at_ack` above 0 the child SIGKILLs itself right after writing that
+// many acknowledgements (of all writers): a cut no later commit's sync can
+// cover, as the parent's own kill, a pipe read and a wake-up later, may.
 [[noreturn]] void WriterChild(const results::EngineRun& engine, const std::string& dir,
-                              uint64_t stream_seed, int to_parent, int from_parent) {
+                              uint64_t stream_seed, int writers, uint64_t kill_at_ack,
+                              int to_parent, int from_parent) {
   auto fail = [&](const std::string& what, const Status& s) {
     WriteLine(to_parent, "error " + what + ": " + s.ToString());
     ::_exit(3);
@@ -71,25 +79,37 @@ Status OpenEngine(const results::EngineRun& engine, const std::string& dir,
   std::unique_ptr<Adapter> adapter;
   Status s = OpenEngine(engine, dir, &adapter);
   if (!s.ok()) fail("open", s);
-  std::unique_ptr<Session> session;
-  if (s = adapter->NewSession(&session); !s.ok()) fail("session", s);
+  std::vector<std::unique_ptr<Session>> sessions(static_cast<size_t>(writers));
+  for (auto& session : sessions) {
+    if (s = adapter->NewSession(&session); !s.ok()) fail("session", s);
+  }
   if (s = adapter->Sync(); !s.ok()) fail("sync", s);
   if (!WriteLine(to_parent, "ready")) ::_exit(4);
   char go = 0;
   if (::read(from_parent, &go, 1) != 1) ::_exit(4);
-  CrashCommitStream stream(stream_seed);
-  for (uint64_t i = 0;; ++i) {
-    if (s = ApplyCrashCommit(session.get(), stream.Next(), i); !s.ok()) {
-      fail(fmt::format("commit {}", i), s);
+  std::atomic<uint64_t> acks{0};
+  const auto commit_until_killed = [&](int w) {
+    CrashCommitStream stream(stream_seed, w);
+    const std::string ack = fmt::format("ack {}", w);
+    for (uint64_t i = 0;; ++i) {
+      if (Status c = ApplyCrashCommit(sessions[w].get(), stream.Next(), i); !c.ok()) {
+        fail(fmt::format("writer {} commit {}", w, i), c);
+      }
+      if (!WriteLine(to_parent, ack)) ::_exit(4);
+      if (acks.fetch_add(1) + 1 == kill_at_ack) ::kill(::getpid(), SIGKILL);
     }
-    if (!WriteLine(to_parent, "ack")) ::_exit(4);
-  }
+  };
+  std::vector<std::thread> others;
+  for (int w = 1; w < writers; ++w) others.emplace_back(commit_until_killed, w);
+  commit_until_killed(0);
+  ::_exit(5);  // not reached: the parent kills the child
 }
 
 // What the writer said so far.
 struct WriterLines {
   std::string pending;  // bytes after the last complete line
-  uint64_t acks = 0;
+  uint64_t acks = 0;    // over all writers
+  std::vector<uint64_t> acks_by_writer;
   bool ready = false;
   std::string error;
 };
@@ -105,8 +125,12 @@ bool ReadWriter(int fd, Clock::time_point deadline, WriterLines* w,
     while ((nl = w->pending.find('\n')) != std::string::npos) {
       const std::string line = w->pending.substr(0, nl);
       w->pending.erase(0, nl + 1);
-      if (line == "ack") {
-        ++w->acks;
+      if (line.rfind("ack ", 0) == 0) {
+        const size_t writer = std::strtoul(line.c_str() + 4, nullptr, 10);
+        if (writer < w->acks_by_writer.size()) {
+          ++w->acks_by_writer[writer];
+          ++w->acks;
+        }
       } else if (line == "ready") {
         w->ready = true;
       } else if (line.rfind("error ", 0) == 0) {
@@ -128,15 +152,24 @@ bool ReadWriter(int fd, Clock::time_point deadline, WriterLines* w,
 }
 
 struct WriterOutcome {
-  uint64_t acked = 0;
+  uint64_t acked = 0;  // over all writers
+  std::vector<uint64_t> acked_by_writer;
   std::string setup_error;  // before the first commit: the engine cannot run here
   std::string error;        // a commit failed, or the harness gave up
 };
 
 // Steps 2-3 of the file comment for one trial; `before_go` runs between the
 // writer's "ready" and its first commit (the layer's checkpoint).
+// The cut: after `after` acknowledgements, either the writer kills itself
+// at once (at_ack) or the parent kills it `delay_us` later.
+struct CutPoint {
+  uint64_t after = 1;
+  bool at_ack = false;
+  int delay_us = 0;
+};
+
 WriterOutcome RunWriter(const results::EngineRun& engine, const std::string& dir,
-                        uint64_t stream_seed, uint64_t cut_after, int delay_us, double timeout_s,
+                        uint64_t stream_seed, int writers, const CutPoint& cut, double timeout_s,
                         const std::function<Status()>& before_go) {
   WriterOutcome out;
   int up[2], down[2];
@@ -155,13 +188,14 @@ WriterOutcome RunWriter(const results::EngineRun& engine, const std::string& dir
     ::prctl(PR_SET_PDEATHSIG, SIGKILL);
     ::close(up[0]);
     ::close(down[1]);
-    WriterChild(engine, dir, stream_seed, up[1], down[0]);
+    WriterChild(engine, dir, stream_seed, writers, cut.at_ack ? cut.after : 0, up[1], down[0]);
   }
   ::close(up[1]);
   ::close(down[0]);
   const Clock::time_point deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(
                                                         std::chrono::duration<double>(timeout_s));
   WriterLines lines;
+  lines.acks_by_writer.assign(static_cast<size_t>(writers), 0);
   ReadWriter(up[0], deadline, &lines, [&] { return lines.ready; });
   if (!lines.ready) {
     out.setup_error = !lines.error.empty()   ? lines.error
@@ -172,14 +206,14 @@ WriterOutcome RunWriter(const results::EngineRun& engine, const std::string& dir
   } else {
     const char go = 'g';
     (void)!::write(down[1], &go, 1);
-    if (!ReadWriter(up[0], deadline, &lines, [&] { return lines.acks >= cut_after; })) {
+    if (!ReadWriter(up[0], deadline, &lines, [&] { return lines.acks >= cut.after; })) {
       out.error = InterruptCount() > 0 ? "interrupted"
                                        : fmt::format("no progress: {} commits in {} s", lines.acks,
                                                      static_cast<int>(timeout_s));
     } else if (!lines.error.empty()) {
       out.error = "writer: " + lines.error;
-    } else if (delay_us > 0) {
-      ::usleep(static_cast<useconds_t>(delay_us));
+    } else if (!cut.at_ack && cut.delay_us > 0) {
+      ::usleep(static_cast<useconds_t>(cut.delay_us));
     }
   }
   ::kill(pid, SIGKILL);
@@ -194,6 +228,7 @@ WriterOutcome RunWriter(const results::EngineRun& engine, const std::string& dir
   ::close(up[0]);
   ::close(down[1]);
   out.acked = lines.acks;
+  out.acked_by_writer = lines.acks_by_writer;
   return out;
 }
 
@@ -209,7 +244,8 @@ struct CheckOutcome {
 };
 
 CheckOutcome RunChecker(const results::EngineRun& engine, const std::string& dir,
-                        uint64_t stream_seed, uint64_t acked, double timeout_s) {
+                        uint64_t stream_seed, const std::vector<uint64_t>& acked,
+                        double timeout_s) {
   CheckOutcome out;
   nlohmann::json doc;
   const ChildOutcome child = RunInChildProcess(
@@ -372,6 +408,7 @@ void RunCrashTrials(const results::EngineRun& engine, const CrashOptions& option
   run->fault = options.fault;
   run->options = engine.options;
   run->seed = options.seed;
+  run->writers = options.writers;
   std::unique_ptr<Adapter> adapter;
   if (Status s = AdapterRegistry::Global().Create(engine.name, &adapter); !s.ok()) {
     run->status = "failed";
@@ -392,8 +429,12 @@ void RunCrashTrials(const results::EngineRun& engine, const CrashOptions& option
 
   for (int t = 0; t < options.trials && InterruptCount() == 0; ++t) {
     const uint64_t trial_seed = Mix(options.seed * 1000003 + static_cast<uint64_t>(t));
-    const uint64_t cut_after = 1 + trial_seed % options.max_commits;
-    const int delay_us = static_cast<int>((trial_seed >> 24) % 2000);
+    // A quarter of the trials cut right at an acknowledgement, the others
+    // inside a commit (a random delay under 2 ms after one).
+    CutPoint cut;
+    cut.after = 1 + trial_seed % options.max_commits;
+    cut.at_ack = (trial_seed >> 40) % 4 == 0;
+    cut.delay_us = static_cast<int>((trial_seed >> 24) % 2000);
     PowerLossMount mount;
     std::string write_dir, check_dir;
     Status s = PrepareTrialDirs(options, power, &mount, &write_dir, &check_dir);
@@ -403,7 +444,7 @@ void RunCrashTrials(const results::EngineRun& engine, const CrashOptions& option
       return;
     }
     const WriterOutcome w =
-        RunWriter(engine, write_dir, trial_seed, cut_after, delay_us, options.timeout_s,
+        RunWriter(engine, write_dir, trial_seed, options.writers, cut, options.timeout_s,
                   [&] { return power ? mount.Checkpoint() : Status::OK(); });
     std::string cut_summary;
     if (power) {
@@ -437,7 +478,8 @@ void RunCrashTrials(const results::EngineRun& engine, const CrashOptions& option
                                                    : s.ToString() + " (writer: " + w.error + ")");
       return;
     }
-    const CheckOutcome c = RunChecker(engine, check_dir, trial_seed, w.acked, options.timeout_s);
+    const CheckOutcome c =
+        RunChecker(engine, check_dir, trial_seed, w.acked_by_writer, options.timeout_s);
     if (InterruptCount() > 0) break;
     CountTrial(t, w, c, cut_summary, run);
     if (options.on_trial) options.on_trial(t + 1, options.trials);

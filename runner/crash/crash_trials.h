@@ -6,10 +6,14 @@
 //   2. A writer child opens the engine there, syncs it, and says "ready"; the
 //      layer checkpoints (the empty database is durable: the trial is about
 //      commits, not about creating files). The writer then makes commits
-//      (crash_commits.h) and reports each acknowledged one over a pipe.
+//      (crash_commits.h) and reports each acknowledged one over a pipe; with
+//      `writers` above 1, that many threads do, each its own stream.
 //   3. After a random number of acknowledgements (1..max_commits) and a
-//      random delay under 2 ms, the writer is SIGKILLed; for power-loss/torn
-//      the layer then cuts (discard, or torn) and unmounts.
+//      random delay under 2 ms, the writer is SIGKILLed; in a quarter of the
+//      trials the writer kills itself right after that acknowledgement
+//      instead, before a later commit can sync what an acknowledged one did
+//      not. For power-loss/torn the layer then cuts (discard, or torn) and
+//      unmounts.
 //   4. A checker child opens the engine on what is left (for power loss, the
 //      backing directory itself, without the layer, so the recovery time
 //      carries no layer overhead), times the open (recovery), runs the
@@ -32,6 +36,9 @@ struct CrashOptions {
   int trials = 20;
   uint64_t seed = 1;
   uint64_t max_commits = 200;  // a trial cuts after 1..max_commits acknowledged commits
+  // Writers committing at once, each its own stream on its own thread and
+  // session (crash_commits.h); the cut counts every writer's acknowledgements.
+  int writers = 1;
   std::string scratch;         // an existing directory the trials may fill and empty
   std::string layer_binary;    // the kvbench-powerloss executable (power-loss and torn)
   double timeout_s = 300;      // per writer or checker process
