@@ -186,6 +186,18 @@ ComparedFigure CompareFigure(const results::Spread& a, const results::Spread& b,
   return f;
 }
 
+namespace {
+
+void CountSlowed(const results::PhaseRun& a, const results::PhaseRun& b, ComparedRow* row) {
+  const double fastest = FastestProbe({&a, &b});
+  row->a_reps = static_cast<int>(a.repetitions.size());
+  row->b_reps = static_cast<int>(b.repetitions.size());
+  for (const results::Repetition& rep : a.repetitions) row->a_slowed += RanSlowed(rep, fastest);
+  for (const results::Repetition& rep : b.repetitions) row->b_slowed += RanSlowed(rep, fastest);
+}
+
+}  // namespace
+
 Comparison CompareResults(const RunResults& a, const RunResults& b, const CompareOptions& options) {
   Comparison c;
   c.options = options;
@@ -226,6 +238,7 @@ Comparison CompareResults(const RunResults& a, const RunResults& b, const Compar
         continue;
       }
       ComparedRow row;
+      CountSlowed(ra, rb, &row);
       row.phase = ra.phase;
       row.op = op;
       row.engine = ra.engine;
@@ -339,6 +352,22 @@ std::string RowVerdict(const ComparedRow& row) {
   return row.regression ? "**REGRESSION**: " + s : s;
 }
 
+// Rows that changed while one side's repetitions ran slowed by the CPU
+// probe: the machine's speed may be the change.
+std::vector<std::string> SlowedChanges(const Comparison& c) {
+  std::vector<std::string> out;
+  for (const ComparedRow& row : c.rows) {
+    if (!row.throughput.changed() || row.a_slowed + row.b_slowed == 0) continue;
+    out.push_back(fmt::format(
+        "{}, {}{}: {} {}, with the CPU probe {} the row's fastest or slower in {} of A's {} "
+        "and {} of B's {} repetitions",
+        row.phase, row.engine, row.point_label.empty() ? "" : " (" + row.point_label + ")",
+        FigureVerdict(row.throughput, "faster", "slower"), FormatRatio(row.throughput.ratio),
+        FormatRatio(kProbeSlowRatio), row.a_slowed, row.a_reps, row.b_slowed, row.b_reps));
+  }
+  return out;
+}
+
 // What the rows' repetitions say about differences between processes.
 std::string ProcessesNote(const Comparison& c) {
   std::string out;
@@ -447,6 +476,11 @@ std::string RenderComparison(const Comparison& c, const RunResults& a, const Run
     for (const std::string& s : items) out += "- " + MarkdownEscape(s) + "\n";
     out += "\n";
   };
+  list(
+      "Changes measured while the CPU ran slowed (the CPU probe, a fixed piece of issue-bound "
+      "work timed around every repetition: docs/reading-the-report.md); the machine's speed "
+      "may be part of the change",
+      SlowedChanges(c));
   list("Status changes", c.status_changes);
   list("Only in A", c.only_in_a);
   list("Only in B", c.only_in_b);

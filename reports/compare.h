@@ -82,6 +82,9 @@ struct ComparedRow {
   // some fork: repetitions of one process are not independent of each other,
   // so the figures compared are each fork's median (n = forks).
   bool per_fork = false;
+  // The CPU probe (report_model.h, RanSlowed), against the fastest probe of
+  // the row's two sides: each side's repetitions that ran slowed, of all.
+  int a_slowed = 0, a_reps = 0, b_slowed = 0, b_reps = 0;
 };
 
 struct Comparison {

@@ -98,6 +98,42 @@ TEST(CompareTest, HalvedThroughputFlagsExactlyThatEngine) {
   EXPECT_GT(lmdb_rows, 4u);
 }
 
+// lmdb halved in B while B's CPU probe ran 1.7x slower around its lmdb
+// repetitions: the change stands, and a line says the machine may be in it.
+TEST(CompareTest, AChangeMeasuredWhileTheCpuRanSlowedIsSaidSo) {
+  results::RunResults a = WithRepetitions(test::LoadRunA(), 5, 0.01);
+  for (auto& run : a.runs) {
+    for (auto& rep : run.repetitions) rep.cpu_probe_us = {2000, 2020};
+  }
+  results::RunResults b = a;
+  Scale(&b, "lmdb", 0.5);
+  for (auto& run : b.runs) {
+    if (run.engine != "lmdb") continue;
+    for (auto& rep : run.repetitions) rep.cpu_probe_us = {2000, 3400};
+  }
+  const Comparison c = CompareResults(a, b, FailAt(20));
+  EXPECT_TRUE(c.has_regression);  // what the figures say is unchanged
+  for (const ComparedRow& row : c.rows) {
+    EXPECT_EQ(row.a_slowed, 0) << row.phase << "/" << row.engine;
+    EXPECT_EQ(row.b_slowed, row.engine == "lmdb" ? row.b_reps : 0)
+        << row.phase << "/" << row.engine;
+  }
+  const std::string text = RenderComparison(c, a, b, "a.json", "b.json");
+  EXPECT_NE(text.find("Changes measured while the CPU ran slowed"), std::string::npos) << text;
+  EXPECT_NE(text.find(", lmdb: slower 0.500×, with the CPU probe 1.25× the row's fastest or slower "
+                      "in 0 of A's 5 and 5 of B's 5 repetitions"),
+            std::string::npos)
+      << text;
+  // The same halving with a quiet probe on both sides: no such line.
+  results::RunResults quiet = b;
+  for (auto& run : quiet.runs) {
+    for (auto& rep : run.repetitions) rep.cpu_probe_us = {2000, 2020};
+  }
+  const std::string calm =
+      RenderComparison(CompareResults(a, quiet, FailAt(20)), a, quiet, "a.json", "b.json");
+  EXPECT_EQ(calm.find("CPU ran slowed"), std::string::npos) << calm;
+}
+
 // A schema-4 file's unthrottled rows divide by the time inside the engine's
 // calls (RateBase::kEngineCalls as read): set against wall-span rows they are
 // refused unless asked for, and then flagged row by row.
