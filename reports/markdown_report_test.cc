@@ -314,7 +314,7 @@ TEST(VerdictTest, ATieWhoseRepetitionsRanSlowedIsRankedAgainAtNormalSpeed) {
   EXPECT_TRUE(Contains(line, "tied: ")) << line;
   EXPECT_TRUE(Contains(line,
                        "[CPU probe 1.25× its fastest or slower in a 5 of 10 repetitions; "
-                       "at normal speed alone: a fastest, 1.33× b (2,005–2,009 vs "
+                       "at full speed alone: a fastest, 1.33× b (2,005–2,009 vs "
                        "1,501–1,508 ops/s; 94% intervals: 5 repetitions)]"))
       << line;
   const std::string md = Markdown(HalfSlowed(5));
@@ -323,9 +323,24 @@ TEST(VerdictTest, ATieWhoseRepetitionsRanSlowedIsRankedAgainAtNormalSpeed) {
                        "the CPU probe took 1.25× its fastest or longer (up to 1.70×) around 5 "
                        "of 20 repetitions"))
       << md;
-  // Eight slowed leave a two at normal speed: too few to rank again.
+  // A third engine far behind, every repetition slowed, is not in the tie:
+  // it does not stop the tie's ranking.
+  results::RunResults three = HalfSlowed(5);
+  results::PhaseRun c = three.runs.at(1);
+  c.engine = "c";
+  for (size_t i = 0; i < c.repetitions.size(); ++i) {
+    c.repetitions[i].ops[0].ops_per_sec = 100 + static_cast<double>(i);
+    c.repetitions[i].cpu_probe_us = {3400, 3400};
+  }
+  three.runs.push_back(c);
+  results::EngineRun engine_c;
+  engine_c.name = "c";
+  three.engines.push_back(engine_c);
+  EXPECT_TRUE(Contains(RenderVerdict(three), "at full speed alone: a fastest, 1.33× b"))
+      << RenderVerdict(three);
+  // Eight slowed leave two at full speed: too few to rank again.
   const std::string few = RenderVerdict(HalfSlowed(8));
-  EXPECT_TRUE(Contains(few, "in a 8 of 10 repetitions; too few at normal speed")) << few;
+  EXPECT_TRUE(Contains(few, "in a 8 of 10 repetitions; too few at full speed")) << few;
   // None slowed: no note (the probes differ by 0.5%).
   const std::string none = RenderVerdict(HalfSlowed(0));
   EXPECT_FALSE(Contains(none, "CPU probe")) << none;

@@ -212,10 +212,23 @@ double FastestProbe(const std::vector<const results::PhaseRun*>& runs) {
   return fastest;
 }
 
+namespace {
+
+// The slower of a repetition's probes over the fastest; 0 without probes.
+double ProbeRatio(const results::Repetition& rep, double fastest_probe) {
+  if (fastest_probe <= 0 || rep.cpu_probe_us.empty()) return 0;
+  return *std::max_element(rep.cpu_probe_us.begin(), rep.cpu_probe_us.end()) / fastest_probe;
+}
+
+}  // namespace
+
 bool RanSlowed(const results::Repetition& rep, double fastest_probe) {
-  if (fastest_probe <= 0 || rep.cpu_probe_us.empty()) return false;
-  const double slower = *std::max_element(rep.cpu_probe_us.begin(), rep.cpu_probe_us.end());
-  return slower >= kProbeSlowRatio * fastest_probe;
+  return ProbeRatio(rep, fastest_probe) >= kProbeSlowRatio;
+}
+
+bool RanAtFullSpeed(const results::Repetition& rep, double fastest_probe) {
+  const double ratio = ProbeRatio(rep, fastest_probe);
+  return ratio > 0 && ratio < kProbeFullSpeedRatio;
 }
 
 bool ClientBound(const Figures& f) {

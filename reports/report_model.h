@@ -113,9 +113,15 @@ Figures FiguresOf(const results::PhaseRun& run, std::string_view op = "all");
 // measuring thread less CPU than it gave the fastest. Repetitions without
 // probes (older files) are never slowed.
 inline constexpr double kProbeSlowRatio = 1.25;
+// A repetition "ran at full speed" when both its probes stayed under
+// kProbeFullSpeedRatio times that fastest: the machine at its fastest level.
+// The probes spread continuously between the two lines (docs/reading-the-
+// report.md), so a tie is ranked again only on repetitions at full speed.
+inline constexpr double kProbeFullSpeedRatio = 1.10;
 // The fastest probe among the runs' repetitions, 0 when none has one.
 double FastestProbe(const std::vector<const results::PhaseRun*>& runs);
 bool RanSlowed(const results::Repetition& rep, double fastest_probe);
+bool RanAtFullSpeed(const results::Repetition& rep, double fastest_probe);
 
 // Above this harness share (results::Repetition::HarnessShare) a row's ops/s
 // is "client-bound": partly kvbench's own work, not the engine's.

@@ -42,16 +42,20 @@ void SortRanking(Ranking* ranked) {
                    [](const auto& a, const auto& b) { return a.second.median > b.second.median; });
 }
 
-// The point's runs ranked again on their repetitions at the machine's normal
-// speed alone (RanSlowed false), when each kept kMinNormalSpeedReps.
+// The tied engines ranked again on their repetitions at full speed alone
+// (RanAtFullSpeed), when each kept kMinNormalSpeedReps. The fastest probe is
+// that of every engine at the point.
 void RankAtNormalSpeed(const std::vector<const results::PhaseRun*>& runs, PointVerdict* v) {
   const double fastest_probe = FastestProbe(runs);
+  std::vector<std::string> tied = v->tied_with;
+  tied.push_back(v->fastest);
   Ranking ranked;
   for (const results::PhaseRun* run : runs) {
+    if (std::find(tied.begin(), tied.end(), run->engine) == tied.end()) continue;
     results::PhaseRun normal = *run;
     normal.repetitions.clear();
     for (const results::Repetition& rep : run->repetitions) {
-      if (!RanSlowed(rep, fastest_probe)) normal.repetitions.push_back(rep);
+      if (RanAtFullSpeed(rep, fastest_probe)) normal.repetitions.push_back(rep);
     }
     const Figures f = FiguresOf(normal);
     if (static_cast<int>(normal.repetitions.size()) < kMinNormalSpeedReps || !f.ops_per_sec ||
@@ -76,7 +80,7 @@ void RankAtNormalSpeed(const std::vector<const results::PhaseRun*>& runs, PointV
 }
 
 // The named engines' repetitions that ran slowed; with some, and a tie, the
-// ranking at normal speed.
+// ranking at full speed.
 void NoteCpuProbe(const std::vector<const results::PhaseRun*>& runs,
                   const std::vector<std::string>& named, PointVerdict* v) {
   const double fastest_probe = FastestProbe(runs);
@@ -100,17 +104,17 @@ std::string CpuProbeNote(const PointVerdict& v) {
   std::string note = fmt::format("CPU probe {} its fastest or slower in {} repetitions",
                                  FormatRatio(kProbeSlowRatio), counts);
   if (v.too_few_at_normal_speed) {
-    note += fmt::format("; too few at normal speed to rank again (fewer than {} for an engine)",
-                        kMinNormalSpeedReps);
+    note +=
+        fmt::format("; too few at full speed to rank the tie again (fewer than {} for an engine)",
+                    kMinNormalSpeedReps);
   } else if (v.at_normal_speed) {
     const PointVerdict::NormalSpeed& n = *v.at_normal_speed;
-    note += n.separated
-                ? fmt::format("; at normal speed alone: {} fastest, {} {} ({} vs {} ops/s{})",
-                              n.fastest, FormatRatio(n.margin), n.runner_up,
-                              Interval(n.fastest_rate), Interval(n.runner_up_rate),
-                              LevelNote({&n.fastest_rate, &n.runner_up_rate}))
-                : fmt::format("; at normal speed alone: still tied ({} leads by {})", n.fastest,
-                              FormatRatio(n.margin));
+    note += n.separated ? fmt::format("; at full speed alone: {} fastest, {} {} ({} vs {} ops/s{})",
+                                      n.fastest, FormatRatio(n.margin), n.runner_up,
+                                      Interval(n.fastest_rate), Interval(n.runner_up_rate),
+                                      LevelNote({&n.fastest_rate, &n.runner_up_rate}))
+                        : fmt::format("; at full speed alone: still tied ({} leads by {})",
+                                      n.fastest, FormatRatio(n.margin));
   }
   return note;
 }

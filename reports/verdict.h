@@ -38,10 +38,11 @@ struct PointVerdict {
     int n = 0;
   };
   std::vector<SlowedReps> slowed;
-  // A tie among engines some of whose repetitions ran slowed, ranked again
-  // on the repetitions at the machine's normal speed alone. Set only when
-  // every ranked engine kept kMinNormalSpeedReps of them; `separated` says
-  // whether the leader's interval then clears every other's.
+  // A tie among engines some of whose repetitions ran slowed: the tied
+  // engines ranked again on their repetitions at full speed alone
+  // (report_model.h, RanAtFullSpeed). Set only when each kept
+  // kMinNormalSpeedReps of them; `separated` says whether the leader's
+  // interval then clears every other's.
   struct NormalSpeed {
     std::string fastest, runner_up;
     results::Spread fastest_rate, runner_up_rate;
@@ -52,9 +53,9 @@ struct PointVerdict {
   bool too_few_at_normal_speed = false;  // the ranking above was not possible
 };
 
-// Repetitions at the machine's normal speed an engine must keep before a
-// tie is ranked again on those alone (three give a 75% interval of the
-// median, which the line then says).
+// Repetitions at full speed an engine must keep before a tie is ranked
+// again on those alone (three give a 75% interval of the median, which the
+// line then says).
 inline constexpr int kMinNormalSpeedReps = 3;
 
 // Engines that completed the point, ranked by median ops/s; in-memory
@@ -69,10 +70,11 @@ inline constexpr const char* kVerdictNote =
     "kvbench's own work (harness share above 10%); \"CPU probe\" where some of a named engine's "
     "repetitions ran while the machine gave the measuring thread less CPU (a fixed piece of "
     "issue-bound work, timed before and after each repetition, took 1.25 times its fastest at that "
-    "point or longer), a tie then ranked again on the other repetitions.";
+    "point or longer), a tie then ranked again on the tied engines' repetitions at full speed "
+    "(both probes under 1.10 times the fastest).";
 
 // "CPU probe 1.25× its fastest or slower in pbtree 3 of 15 repetitions;
-// at normal speed alone: ..." for a verdict with `slowed` engines.
+// at full speed alone: ..." for a verdict with `slowed` engines.
 std::string CpuProbeNote(const PointVerdict& v);
 
 // Plain text, one line a point:
