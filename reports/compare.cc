@@ -192,8 +192,8 @@ void CountSlowed(const results::PhaseRun& a, const results::PhaseRun& b, Compare
   const double fastest = FastestProbe({&a, &b});
   row->a_reps = static_cast<int>(a.repetitions.size());
   row->b_reps = static_cast<int>(b.repetitions.size());
-  for (const results::Repetition& rep : a.repetitions) row->a_slowed += RanSlowed(rep, fastest);
-  for (const results::Repetition& rep : b.repetitions) row->b_slowed += RanSlowed(rep, fastest);
+  row->a_slowed = SlowedRepetitions(a, fastest);
+  row->b_slowed = SlowedRepetitions(b, fastest);
 }
 
 }  // namespace

@@ -307,7 +307,7 @@ results::RunResults HalfSlowed(int a_slowed) {
   });
 }
 
-TEST(VerdictTest, ATieWhoseRepetitionsRanSlowedIsRankedAgainAtNormalSpeed) {
+TEST(VerdictTest, ATieWhoseRepetitionsRanSlowedIsRankedAgainAtFullSpeed) {
   // Five of a's ten repetitions ran slowed: on all ten, a and b are tied;
   // on the others, a's five (2005-2009) clear b's ten (1500-1509).
   const std::string line = RenderVerdict(HalfSlowed(5));

@@ -226,6 +226,12 @@ bool RanSlowed(const results::Repetition& rep, double fastest_probe) {
   return ProbeRatio(rep, fastest_probe) >= kProbeSlowRatio;
 }
 
+int SlowedRepetitions(const results::PhaseRun& run, double fastest_probe) {
+  return static_cast<int>(std::count_if(
+      run.repetitions.begin(), run.repetitions.end(),
+      [fastest_probe](const results::Repetition& rep) { return RanSlowed(rep, fastest_probe); }));
+}
+
 bool RanAtFullSpeed(const results::Repetition& rep, double fastest_probe) {
   const double ratio = ProbeRatio(rep, fastest_probe);
   return ratio > 0 && ratio < kProbeFullSpeedRatio;

@@ -122,6 +122,8 @@ inline constexpr double kProbeFullSpeedRatio = 1.10;
 double FastestProbe(const std::vector<const results::PhaseRun*>& runs);
 bool RanSlowed(const results::Repetition& rep, double fastest_probe);
 bool RanAtFullSpeed(const results::Repetition& rep, double fastest_probe);
+// How many of the run's repetitions RanSlowed.
+int SlowedRepetitions(const results::PhaseRun& run, double fastest_probe);
 
 // Above this harness share (results::Repetition::HarnessShare) a row's ops/s
 // is "client-bound": partly kvbench's own work, not the engine's.

@@ -76,11 +76,9 @@ std::string CpuProbeWarning(const results::RunResults& results) {
     for (const PointRuns& pr : phase.points) {
       const double fastest = FastestProbe(pr.runs);
       for (const results::PhaseRun* run : pr.runs) {
+        slowed += SlowedRepetitions(*run, fastest);
         for (const results::Repetition& rep : run->repetitions) {
-          if (rep.cpu_probe_us.empty()) continue;
-          ++probed;
-          if (!RanSlowed(rep, fastest)) continue;
-          ++slowed;
+          probed += !rep.cpu_probe_us.empty();
           for (double us : rep.cpu_probe_us) worst = std::max(worst, us / fastest);
         }
       }
@@ -91,7 +89,7 @@ std::string CpuProbeWarning(const results::RunResults& results) {
       "the CPU probe took {} its fastest or longer (up to {}) around {} of {} repetitions: the "
       "machine then ran kvbench's thread slower (on a shared host, a busy neighbour on the same "
       "physical core, for instance). The verdict's lines name the engines, and rank their ties "
-      "again on the other repetitions.",
+      "again on the repetitions at full speed.",
       FormatRatio(kProbeSlowRatio), FormatRatio(worst), slowed, probed);
 }
 

@@ -43,9 +43,9 @@ void SortRanking(Ranking* ranked) {
 }
 
 // The tied engines ranked again on their repetitions at full speed alone
-// (RanAtFullSpeed), when each kept kMinNormalSpeedReps. The fastest probe is
+// (RanAtFullSpeed), when each kept kMinFullSpeedReps. The fastest probe is
 // that of every engine at the point.
-void RankAtNormalSpeed(const std::vector<const results::PhaseRun*>& runs, PointVerdict* v) {
+void RankAtFullSpeed(const std::vector<const results::PhaseRun*>& runs, PointVerdict* v) {
   const double fastest_probe = FastestProbe(runs);
   std::vector<std::string> tied = v->tied_with;
   tied.push_back(v->fastest);
@@ -58,15 +58,15 @@ void RankAtNormalSpeed(const std::vector<const results::PhaseRun*>& runs, PointV
       if (RanAtFullSpeed(rep, fastest_probe)) normal.repetitions.push_back(rep);
     }
     const Figures f = FiguresOf(normal);
-    if (static_cast<int>(normal.repetitions.size()) < kMinNormalSpeedReps || !f.ops_per_sec ||
+    if (static_cast<int>(normal.repetitions.size()) < kMinFullSpeedReps || !f.ops_per_sec ||
         f.ops_per_sec->median <= 0) {
-      v->too_few_at_normal_speed = true;
+      v->too_few_at_full_speed = true;
       return;
     }
     ranked.emplace_back(run->engine, *f.ops_per_sec);
   }
   SortRanking(&ranked);
-  PointVerdict::NormalSpeed n;
+  PointVerdict::FullSpeed n;
   n.fastest = ranked[0].first;
   n.fastest_rate = ranked[0].second;
   n.runner_up = ranked[1].first;
@@ -76,7 +76,7 @@ void RankAtNormalSpeed(const std::vector<const results::PhaseRun*>& runs, PointV
   for (size_t i = 1; i < ranked.size(); ++i) {
     if (Overlap(ranked[0].second, ranked[i].second)) n.separated = false;
   }
-  v->at_normal_speed = n;
+  v->at_full_speed = n;
 }
 
 // The named engines' repetitions that ran slowed; with some, and a tie, the
@@ -86,12 +86,11 @@ void NoteCpuProbe(const std::vector<const results::PhaseRun*>& runs,
   const double fastest_probe = FastestProbe(runs);
   for (const results::PhaseRun* run : runs) {
     if (std::find(named.begin(), named.end(), run->engine) == named.end()) continue;
-    PointVerdict::SlowedReps s{run->engine, 0, static_cast<int>(run->repetitions.size())};
-    for (const results::Repetition& rep : run->repetitions)
-      s.slowed += RanSlowed(rep, fastest_probe);
+    const PointVerdict::SlowedReps s{run->engine, SlowedRepetitions(*run, fastest_probe),
+                                     static_cast<int>(run->repetitions.size())};
     if (s.slowed > 0) v->slowed.push_back(s);
   }
-  if (v->tied && !v->slowed.empty()) RankAtNormalSpeed(runs, v);
+  if (v->tied && !v->slowed.empty()) RankAtFullSpeed(runs, v);
 }
 
 }  // namespace
@@ -103,12 +102,12 @@ std::string CpuProbeNote(const PointVerdict& v) {
   }
   std::string note = fmt::format("CPU probe {} its fastest or slower in {} repetitions",
                                  FormatRatio(kProbeSlowRatio), counts);
-  if (v.too_few_at_normal_speed) {
+  if (v.too_few_at_full_speed) {
     note +=
         fmt::format("; too few at full speed to rank the tie again (fewer than {} for an engine)",
-                    kMinNormalSpeedReps);
-  } else if (v.at_normal_speed) {
-    const PointVerdict::NormalSpeed& n = *v.at_normal_speed;
+                    kMinFullSpeedReps);
+  } else if (v.at_full_speed) {
+    const PointVerdict::FullSpeed& n = *v.at_full_speed;
     note += n.separated ? fmt::format("; at full speed alone: {} fastest, {} {} ({} vs {} ops/s{})",
                                       n.fastest, FormatRatio(n.margin), n.runner_up,
                                       Interval(n.fastest_rate), Interval(n.runner_up_rate),

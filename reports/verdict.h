@@ -41,22 +41,22 @@ struct PointVerdict {
   // A tie among engines some of whose repetitions ran slowed: the tied
   // engines ranked again on their repetitions at full speed alone
   // (report_model.h, RanAtFullSpeed). Set only when each kept
-  // kMinNormalSpeedReps of them; `separated` says whether the leader's
+  // kMinFullSpeedReps of them; `separated` says whether the leader's
   // interval then clears every other's.
-  struct NormalSpeed {
+  struct FullSpeed {
     std::string fastest, runner_up;
     results::Spread fastest_rate, runner_up_rate;
     double margin = 0;
     bool separated = false;
   };
-  std::optional<NormalSpeed> at_normal_speed;
-  bool too_few_at_normal_speed = false;  // the ranking above was not possible
+  std::optional<FullSpeed> at_full_speed;
+  bool too_few_at_full_speed = false;  // the ranking above was not possible
 };
 
 // Repetitions at full speed an engine must keep before a tie is ranked
 // again on those alone (three give a 75% interval of the median, which the
 // line then says).
-inline constexpr int kMinNormalSpeedReps = 3;
+inline constexpr int kMinFullSpeedReps = 3;
 
 // Engines that completed the point, ranked by median ops/s; in-memory
 // engines are left out of cold-cache points (cold means nothing for them).
