@@ -95,6 +95,13 @@ class TreeWriter {
   // gives (*has_upper false when there is none: the leaf is the last one).
   Status Descend(Slice key, uint32_t stop_level, std::string* upper = nullptr,
                  bool* has_upper = nullptr);
+  // Descend's two ways for a sorted put's key (stop_level 0, upper_): the
+  // finger's leaf again when it covers the key (false otherwise, nothing
+  // changed), else the pages from the root or the finger's parent.
+  // PutOne takes them itself: the finger's test without a call.
+  [[gnu::always_inline]] inline bool ReuseFinger(Slice key, bool* has_upper);
+  Status DescendPages(Slice key, uint32_t stop_level, std::string* upper, bool* has_upper,
+                      bool finger);
   // Makes every page on path_ writable, fixing child pointers and the root.
   Status MakePathWritable();
   // Makes the leaf at the end of path_ writable. When that keeps its page
@@ -171,7 +178,7 @@ class TreeWriter {
   Status MergeIntoNode(size_t index, const Item* items, size_t n);
   // PutSorted's items for the leaf Descend reached (below its upper bound):
   // one in place when it can, else merged; then the finger is kept.
-  Status PutRun(const Item* items, size_t n, bool has_upper);
+  [[gnu::always_inline]] inline Status PutRun(const Item* items, size_t n, bool has_upper);
   // A run of one item into the leaf where it is (Pager::WriteInPlace), when
   // the pager allows it and it fits; *done false otherwise, nothing changed.
   Status PutInPlace(const Item& item, bool* done);
@@ -217,9 +224,17 @@ class TreeWriter {
   // one-key commits into one part of the tree, as seed 001's inserts, skip
   // the internal pages. Any other descent (delete, separator, large value)
   // drops it.
-  bool FingerCovers(Slice key);
+  [[gnu::always_inline]] inline bool FingerCovers(Slice key) const;
   bool finger_valid_ = false;
   bool finger_has_upper_ = false;
+  // known_ as the descent to the finger's leaf left it: the leading bytes
+  // its key shares with the leaf's bounds (the parents' separators). Every
+  // key between those bounds shares them, so it holds for each key the
+  // finger covers, and for every key of the leaf while it keeps its place.
+  uint32_t finger_known_ = 0;
+  // The last Descend reused the finger: its leaf is the one the last put
+  // changed, in the CPU's cache (NodePage::SeekCachedLeaf).
+  bool leaf_cached_ = false;
   // The leaf's first key when the descent reached it (none when it was
   // empty): a lower bound checked without reading the leaf again. Keys
   // between the parents' separator and it belong to the leaf too, so a
@@ -284,5 +299,26 @@ class TreeWriter {
   uint32_t last_put_size_ = 0;
   uint8_t last_put_tail_[8] = {};  // its last bytes, right-aligned
 };
+
+inline bool TreeWriter::FingerCovers(Slice key) const {
+  // Pages that kept their numbers and places since the last descent: its
+  // path (the root and depth among it) still stands.
+  if (!finger_valid_ || pager_->page_changes() != descent_changes_) return false;
+  if (finger_has_upper_ && !(key < Slice(upper_))) return false;
+  return finger_has_lower_ &&
+         !(key < Slice(reinterpret_cast<const char*>(finger_lower_), finger_lower_size_));
+}
+
+inline bool TreeWriter::ReuseFinger(Slice key, bool* has_upper) {
+  if (!FingerCovers(key)) return false;
+  // The last sorted put's leaf holds keys on both sides of this one (or is
+  // the last leaf): same path, same upper bound.
+  *has_upper = finger_has_upper_;
+  ++descents_.skipped;
+  known_ = finger_known_;
+  leaf_cached_ = true;
+  descent_changes_ = pager_->page_changes();
+  return true;
+}
 
 }  // namespace pbtree

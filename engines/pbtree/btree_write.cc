@@ -13,15 +13,6 @@ TreeWriter::TreeWriter(Pager* pager, TreeState* tree, const WriteOptions& option
   path_.reserve(kMaxDepth);
 }
 
-PBTREE_HOT bool TreeWriter::FingerCovers(Slice key) {
-  // Pages that kept their numbers and places since the last descent: its
-  // path (the root and depth among it) still stands.
-  if (!finger_valid_ || pager_->page_changes() != descent_changes_) return false;
-  if (finger_has_upper_ && !(key < Slice(upper_))) return false;
-  return finger_has_lower_ &&
-         !(key < Slice(reinterpret_cast<const char*>(finger_lower_), finger_lower_size_));
-}
-
 void TreeWriter::SetFingerLower(const uint8_t* leaf_page) {
   const NodePage leaf(const_cast<uint8_t*>(leaf_page), page_size_);
   finger_has_lower_ = leaf.data_end() != kPageHeaderSize;
@@ -42,16 +33,14 @@ PBTREE_HOT bool TreeWriter::ParentCovers(Slice key) const {
 PBTREE_HOT Status TreeWriter::Descend(Slice key, uint32_t stop_level, std::string* upper,
                                       bool* has_upper) {
   const bool finger = stop_level == 0 && upper == &upper_;
-  if (finger && FingerCovers(key)) {
-    // The last sorted put's leaf holds keys on both sides of this one (or
-    // is the last leaf): same path, same upper bound.
-    *has_upper = finger_has_upper_;
-    ++descents_.skipped;
-    known_ = 0;
-    descent_changes_ = pager_->page_changes();
-    return Status::OK();
-  }
+  if (finger && ReuseFinger(key, has_upper)) return Status::OK();
+  return DescendPages(key, stop_level, upper, has_upper, finger);
+}
+
+PBTREE_HOT Status TreeWriter::DescendPages(Slice key, uint32_t stop_level, std::string* upper,
+                                           bool* has_upper, bool finger) {
   finger_valid_ = false;
+  leaf_cached_ = false;
   if (has_upper != nullptr) *has_upper = false;
   uint32_t page_no = tree_->root;
   uint32_t level = tree_->depth - 1;
@@ -79,7 +68,10 @@ PBTREE_HOT Status TreeWriter::Descend(Slice key, uint32_t stop_level, std::strin
     PBTREE_RETURN_IF_ERROR(ReadNode(pager_, page_no, level, kNoSnapshot, &page));
     if (level == stop_level) {
       path_.push_back(Level{page_no, 0, rightmost});
-      if (finger) SetFingerLower(page);
+      if (finger) {
+        SetFingerLower(page);
+        finger_known_ = known;
+      }
       known_ = known;
       descent_changes_ = pager_->page_changes();
       parent_changes_ = descent_changes_;  // nothing changed during the descent

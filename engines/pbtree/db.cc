@@ -155,8 +155,7 @@ uint64_t DB::Count() const { return pager_->snapshot().entries; }
 [[gnu::always_inline]] inline Status DB::PutNow(Slice key, Slice value) {
   WriteTxn txn(this);
   PBTREE_RETURN_IF_ERROR(StartWrite(&txn, /*one_key=*/true));
-  PBTREE_RETURN_IF_ERROR(txn.PutOnly(key, value));
-  return txn.Commit();
+  return txn.PutAndCommit(key, value);
 }
 
 Status DB::DeleteNow(Slice key) {
@@ -314,6 +313,16 @@ Status WriteTxn::Fail(Status s) {
   return Status::OK();
 }
 
+[[gnu::always_inline]] inline Status WriteTxn::CommitChanges() {
+  const TreeState& work = *db_->work_;
+  LogRecord* record = db_->log_record_.get();
+  Status s = db_->pager_->Commit(work.root, work.depth, work.entries,
+                                 record->too_large() ? nullptr : record);
+  open_ = false;
+  db_->EndWrite();
+  return s;
+}
+
 Status WriteTxn::Put(Slice key, Slice value) {
   PBTREE_RETURN_IF_ERROR(StartPut(key, value));
   // Small values wait in the put buffer (see put_buffer.h); a large one goes
@@ -328,11 +337,12 @@ Status WriteTxn::Put(Slice key, Slice value) {
   return s;
 }
 
-PBTREE_HOT Status WriteTxn::PutOnly(Slice key, Slice value) {
+PBTREE_HOT Status WriteTxn::PutAndCommit(Slice key, Slice value) {
   PBTREE_RETURN_IF_ERROR(StartPut(key, value));
   Status s = db_->writer_->PutOne(key, value);
   if (!s.ok()) return Fail(s);
-  return s;
+  db_->pager_->readers().Refresh(db_->writer_slot_);
+  return CommitChanges();
 }
 
 PBTREE_HOT Status WriteTxn::ApplyPuts() {
@@ -387,18 +397,11 @@ PBTREE_HOT Status WriteTxn::Commit() {
     Abort();
     return s;
   }
-  Status s;
-  if (modified_) {
-    const TreeState& work = *db_->work_;
-    LogRecord* record = db_->log_record_.get();
-    s = db_->pager_->Commit(work.root, work.depth, work.entries,
-                            record->too_large() ? nullptr : record);
-  } else {
-    db_->pager_->Abort();  // nothing to write; releases nothing but keeps it symmetric
-  }
+  if (modified_) return CommitChanges();
+  db_->pager_->Abort();  // nothing to write; releases nothing but keeps it symmetric
   open_ = false;
   db_->EndWrite();
-  return s;
+  return Status::OK();
 }
 
 void WriteTxn::Abort() {

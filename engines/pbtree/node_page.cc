@@ -28,25 +28,25 @@ uint32_t NodePage::BlockOf(uint32_t pos) const {
 }
 
 PBTREE_HOT SeekResult NodePage::Seek(Slice target, uint32_t known) const {
-  return is_leaf() ? SeekLeaf(target, known) : SeekInternal(target, known);
+  return is_leaf() ? SeekLeaf(target, known, /*prefetch=*/true) : SeekInternal(target, known);
 }
 
 // Out of line and not templates: GCC places a template's instances in
 // sections of their own, outside the hot run (hot.h).
-PBTREE_HOT SeekResult NodePage::SeekLeaf(Slice target, uint32_t known) const {
-  return SeekIn<true>(target, known);
+PBTREE_HOT SeekResult NodePage::SeekLeaf(Slice target, uint32_t known, bool prefetch) const {
+  return SeekIn<true>(target, known, prefetch);
 }
 
 PBTREE_HOT SeekResult NodePage::SeekInternal(Slice target, uint32_t known) const {
-  return SeekIn<false>(target, known);
+  return SeekIn<false>(target, known, /*prefetch=*/true);
 }
 
 template <bool kLeaf>
-SeekResult NodePage::SeekIn(Slice target, uint32_t known) const {
+SeekResult NodePage::SeekIn(Slice target, uint32_t known, bool prefetch) const {
   // A search is mostly waiting for memory: ask for the lines it will touch
   // early and all at once (the restart array at the end of the page, the
   // restart entries, then the chosen block) instead of one miss at a time.
-  __builtin_prefetch(page_ + page_size_ - 64);
+  if (prefetch) __builtin_prefetch(page_ + page_size_ - 64);
   SeekResult r;
   const uint32_t nr = restarts();
   const uint32_t end = data_end();
@@ -59,7 +59,7 @@ SeekResult NodePage::SeekIn(Slice target, uint32_t known) const {
   const size_t tn = target.size();
   constexpr bool leaf = kLeaf;
 
-  if (nr <= 8) {
+  if (prefetch && nr <= 8) {
     for (uint32_t i = 1; i < nr; ++i) __builtin_prefetch(page_ + restart_offset(i));
   }
   // The last restart whose (whole) key is <= target; block 0 when none is.
@@ -109,7 +109,7 @@ SeekResult NodePage::SeekIn(Slice target, uint32_t known) const {
   // The scan stops halfway through the block on average. Seven lines after
   // the restart's, the last ones clamped to the page (a fixed count, without
   // a loop's tests: lines past the block's end cost a little bandwidth).
-  {
+  if (prefetch) {
     const uint32_t first_line = restart_offset(block) + 64;
     const uint32_t last_line = page_size_ - 64;
     for (uint32_t i = 0; i < 7; ++i) {
@@ -145,9 +145,14 @@ SeekResult NodePage::SeekIn(Slice target, uint32_t known) const {
       // keeps it in registers.) The target's byte m; with no such byte, no
       // first byte is below it.
       const uint32_t target_byte = m < tn ? t[m] : 0;
-      uint32_t at = pos, before = prev, stepped = 0;
+      // (Pointers, not offsets: 32-bit offsets cost each step moves to widen
+      // them into addresses.)
+      const uint8_t* at = page_ + pos;
+      const uint8_t* before = page_ + prev;
+      const uint8_t* const stop = page_ + block_end;
+      uint32_t stepped = 0;
       for (;;) {
-        const uint32_t word = DecodeFixed32(page_ + at);
+        const uint32_t word = DecodeFixed32(at);
         if (!ShortHeader(word, leaf)) break;
         const uint32_t shared = word & 0xff;
         // Sharing fewer bytes, or a first byte not below the target's: the
@@ -158,10 +163,10 @@ SeekResult NodePage::SeekIn(Slice target, uint32_t known) const {
         before = at;
         at += ShortEntrySize(word, leaf);
         ++stepped;
-        if (at >= block_end) break;
+        if (at >= stop) break;
       }
-      pos = at;
-      prev = before;
+      pos = static_cast<uint32_t>(at - page_);
+      prev = static_cast<uint32_t>(before - page_);
       in_block += stepped;
       if (pos >= block_end) break;
     }

@@ -434,6 +434,7 @@ PBTREE_HOT Status Pager::BeginWrite(bool replay, const InPlaceRequest* in_place)
   DropFreedUnflushed(oldest == kNoSnapshot ? 0 : oldest, oldest == kNoSnapshot);
   free_map_.ReleasePending(oldest == kNoSnapshot ? 0 : oldest, oldest == kNoSnapshot);
   dirty_pages_.clear();
+  begin_changes_ = page_changes_;
   return Status::OK();
 }
 
@@ -490,6 +491,7 @@ Status Pager::MakeWritable(uint32_t page_no, uint32_t* page_no_out, uint8_t** pa
 }
 
 PBTREE_HOT uint8_t* Pager::TakeInPlace(Frame* f, uint32_t page_no) {
+  in_place_frames_[in_place_pages_] = f;
   in_place_versions_[in_place_pages_++] = f->version;
   f->dirty = true;
   f->version = committed_.txn_id + 1;
@@ -797,20 +799,31 @@ PBTREE_HOT Status Pager::LogCommit(uint32_t root, uint32_t depth, uint64_t entri
   }
   // With only pages changed in place (most one-key commits: their leaf),
   // each is unflushed and pinned already, with no older version to queue
-  // (CanChangeInPlace), and nothing was freed: these three steps have
-  // nothing to do (skipping them took 4.7% of such a commit's instructions).
-  if (in_place_pages_ != dirty_pages_.size() || !free_map_.freed_committed().empty()) {
-    CompactDirty();
-    QueueReplaced(txn);
-    for (uint32_t p : dirty_pages_) SetUnflushed(p, true);
+  // (CanChangeInPlace). When no page was allocated, copied or freed either
+  // (page_changes_), their frames are at hand and nothing was freed: the
+  // other steps have nothing to do (skipping them took 4.7% of such a
+  // commit's instructions, and the frames' lookups and the freed pages'
+  // steps 1.8% more).
+  const bool only_in_place =
+      in_place_pages_ == dirty_pages_.size() && free_map_.freed_committed().empty();
+  if (only_in_place && page_changes_ == begin_changes_) {
+    for (size_t i = 0; i < in_place_pages_; ++i) in_place_frames_[i]->dirty = false;  // pinned
+    dirty_pages_.clear();
+    free_map_.Commit(txn);
+  } else {
+    if (!only_in_place) {
+      CompactDirty();
+      QueueReplaced(txn);
+      for (uint32_t p : dirty_pages_) SetUnflushed(p, true);
+    }
+    cache_.MarkPinned(dirty_pages_);
+    dirty_pages_.clear();
+    scratch_in_memory_.clear();
+    freed_by_commit_.clear();
+    SplitFreed(/*hold=*/true, &scratch_in_memory_, &freed_by_commit_);
+    free_map_.Commit(txn);
+    QueueFreedUnflushed(txn);
   }
-  cache_.MarkPinned(dirty_pages_);
-  dirty_pages_.clear();
-  scratch_in_memory_.clear();
-  freed_by_commit_.clear();
-  SplitFreed(/*hold=*/true, &scratch_in_memory_, &freed_by_commit_);
-  free_map_.Commit(txn);
-  QueueFreedUnflushed(txn);
   map_stale_ = true;
   committed_.txn_id = txn;
   committed_.root = root;
@@ -821,7 +834,10 @@ PBTREE_HOT Status Pager::LogCommit(uint32_t root, uint32_t depth, uint64_t entri
   Publish();
   // Held pages' clean frames: readers of older snapshots read them from the
   // file, which keeps them until the next checkpoint.
-  cache_.Evict(freed_by_commit_);
+  if (!freed_by_commit_.empty()) {
+    cache_.Evict(freed_by_commit_);
+    freed_by_commit_.clear();
+  }
   ++counters_.commits;
   counters_.in_place_commits += in_place_pages_ != 0;
   in_place_pages_ = 0;
@@ -967,6 +983,7 @@ Status Pager::CheckpointCommit(uint32_t root, uint32_t depth, uint64_t entries) 
   committed_ = std::move(meta);
   Publish();
   cache_.Evict(freed_by_commit_);
+  freed_by_commit_.clear();
   ++counters_.commits;
   cache_.Shrink();
   return Status::OK();

@@ -513,6 +513,10 @@ class Pager {
   // WriteInPlaceAlso's; their versions before.
   size_t in_place_pages_ = 0;
   uint64_t in_place_versions_[2] = {0, 0};
+  Frame* in_place_frames_[2] = {nullptr, nullptr};
+  // page_changes_ when the transaction began: unchanged at its commit, no
+  // page was allocated, copied to a new number or freed (LogCommit).
+  uint64_t begin_changes_ = 0;
   PagerCounters counters_;
   uint64_t page_changes_ = 0;
   // Read-around on a cache miss (see AdviseChunkOnce): one flag per chunk.

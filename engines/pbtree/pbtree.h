@@ -339,9 +339,14 @@ class WriteTxn {
   // The checks and bookkeeping every put makes before its key reaches the
   // tree or the put buffer.
   Status StartPut(Slice key, Slice value);
-  // DB::Put's one put: straight into the tree, without the put buffer's copy
-  // (nothing is buffered before it, and nothing follows it).
-  Status PutOnly(Slice key, Slice value);
+  // DB::Put's one put and its commit: straight into the tree, without the
+  // put buffer's copy (nothing is buffered before it, and nothing follows
+  // it), then committed without Commit's tests for buffered puts and an
+  // earlier failure (there are none).
+  Status PutAndCommit(Slice key, Slice value);
+  // Commit's last step for a transaction that changed something, after the
+  // writer's slot was refreshed.
+  Status CommitChanges();
   DB* db_;
   bool open_ = true;
   bool modified_ = false;

@@ -364,6 +364,12 @@ PBTREE_HOT Status WriteAheadLog::Reserve(size_t bytes, bool* cannot_fail) {
   if (sync_ || end > map_bytes_) return Status::OK();
   PBTREE_RETURN_IF_ERROR(Preallocate(end));
   *cannot_fail = true;
+  // The record's lines, asked for now for writing: the commit changes its
+  // page before it appends, and a store into a line not yet in the cache
+  // would hold up every store behind it.
+  for (uint64_t line = offset_ & ~uint64_t{63}; line < end; line += 64) {
+    __builtin_prefetch(map_ + line, 1);
+  }
   return Status::OK();
 }
 
